@@ -1,0 +1,67 @@
+/** Shapes shared by the three payload templates: tags, custom properties, incremental operations. */
+import * as z from 'zod';
+import { list, opt, patternString, payloadString } from './primitives.js';
+
+/** Custom property names, from the vendor SDK. */
+export const PROPERTY_NAME = /^[a-z][a-z_]*$/;
+/** Tag keys: word characters only. */
+export const TAG_KEY = /^\w+$/;
+/** Tag values: empty, or word characters, white space and `,@.-`. */
+export const TAG_VALUE = /^[\w\s,@.-]*$/;
+/** Longest custom property string value, in characters (vendor SDK). */
+export const MAX_PROPERTY_STRING = 4096;
+
+/** Types a custom property may be declared with. */
+export const PROPERTY_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'STRING_LIST', 'TIMESTAMP'] as const;
+export const propertyTypeSchema = z.enum(PROPERTY_TYPES);
+export type PropertyType = z.infer<typeof propertyTypeSchema>;
+
+/** A custom property name. */
+export const propertyNameSchema = patternString(PROPERTY_NAME, 'lower-case letters and underscores, starting with a letter (^[a-z][a-z_]*$)');
+
+/** Declared custom properties of one entity kind: property name to type. */
+export const propertyDefinitionsSchema = opt(z.record(propertyNameSchema, propertyTypeSchema));
+
+const propertyString = z
+  .string()
+  .refine((v) => v.length <= MAX_PROPERTY_STRING && v.isWellFormed(), {
+    error: `must be valid UTF-8 of at most ${MAX_PROPERTY_STRING} characters`,
+  });
+
+/** A custom property value; whether it matches the declared type is checked by `validate`. */
+export const propertyValueSchema = z.union([propertyString, z.number(), z.boolean(), z.array(propertyString)]).nullable();
+
+/** Custom property values of one entity, checked against the template's definition. */
+export const customPropertiesSchema = opt(z.record(propertyNameSchema, propertyValueSchema));
+
+/** A tag: key plus optional value. */
+export const tagSchema = z.strictObject({
+  key: patternString(TAG_KEY, 'letters, digits and underscores (^\\w+$)'),
+  value: opt(patternString(TAG_VALUE, 'empty, or letters, digits, spaces and ,@.- (^[\\w\\s,@.-]+$)')),
+});
+export type Tag = z.infer<typeof tagSchema>;
+
+/** Deprecated dynamic properties (structure not given by the spec): at most 5 per entity. */
+export const MAX_DYNAMIC_PROPERTIES = 5;
+export const dynamicPropertiesSchema = opt(
+  z
+    .union([z.record(payloadString(), z.unknown()), z.array(z.unknown())])
+    .refine((v) => (Array.isArray(v) ? v.length : Object.keys(v).length) <= MAX_DYNAMIC_PROPERTIES, {
+      error: `at most ${MAX_DYNAMIC_PROPERTIES} dynamic properties are allowed (deprecated: use custom properties)`,
+    }),
+);
+
+/**
+ * Per-entity operation of an incremental payload. `delete_tag` is the vendor docs' spelling of the
+ * spec's `remove_tag`; both are accepted.
+ */
+export const OPERATIONS = ['add', 'modify', 'delete', 'add_tag', 'remove_tag', 'delete_tag'] as const;
+export const operationSchema = z.enum(OPERATIONS);
+export type Operation = z.infer<typeof operationSchema>;
+
+/** Fields every taggable payload entity carries. */
+export const entityCommon = {
+  custom_properties: customPropertiesSchema,
+  tags: list(tagSchema),
+  operation: opt(operationSchema),
+};

@@ -1,0 +1,63 @@
+/**
+ * The building blocks every payload schema is made of. The service's string rules live here once:
+ * every string in a pushed payload is valid UTF-8 of at most 256 bytes (spec, Conventions), and any
+ * optional value may be null.
+ */
+import * as z from 'zod';
+
+/** Longest string the service accepts in a payload, in UTF-8 bytes. */
+export const MAX_STRING_BYTES = 256;
+
+/** Whether a JS string encodes to valid UTF-8 (no lone surrogates) of at most `max` bytes. */
+export function fitsUtf8(value: string, max: number): boolean {
+  // A UTF-16 code unit encodes to at most 3 bytes, so short strings need no byte count.
+  if (value.length * 3 <= max) return value.isWellFormed();
+  return value.isWellFormed() && Buffer.byteLength(value, 'utf8') <= max;
+}
+
+/** A payload string: valid UTF-8, at most 256 bytes. */
+export const payloadString = () =>
+  z.string().refine((v) => fitsUtf8(v, MAX_STRING_BYTES), {
+    error: `must be valid UTF-8 of at most ${MAX_STRING_BYTES} bytes`,
+  });
+
+/** A payload string that must also match `pattern`; `allowed` says what is allowed, for messages. */
+export const patternString = (pattern: RegExp, allowed: string) =>
+  payloadString().refine((v) => pattern.test(v), { error: `must be ${allowed}` });
+
+/** A payload string of at most `max` characters (and, like every payload string, 256 bytes). */
+export const limitedText = (max: number) =>
+  payloadString().refine((v) => v.length <= max, { error: `must be at most ${max} characters` });
+
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
+const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/** Whether `value` is an RFC 3339 date-time with a real calendar date and an offset. */
+export function isRfc3339(value: string): boolean {
+  const m = RFC3339.exec(value);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number, number, number, number, number, number,
+  ];
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const maxDay = month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] ?? 0);
+  const offH = m[9] === undefined ? 0 : Number(m[9]);
+  const offM = m[10] === undefined ? 0 : Number(m[10]);
+  return (
+    month >= 1 && month <= 12 && day >= 1 && day <= maxDay && hour <= 23 && minute <= 59 && second <= 60 &&
+    offH <= 23 && offM <= 59
+  );
+}
+
+/** An RFC 3339 timestamp such as `2024-01-01T00:00:00Z`. */
+export const timestamp = () =>
+  z.string().refine(isRfc3339, { error: 'must be an RFC 3339 timestamp such as 2024-01-01T00:00:00Z' });
+
+/** An optional value: absent or null both mean "unused" (spec: any JSON value may be null). */
+export const opt = <T extends z.ZodType>(schema: T) => schema.nullish();
+
+/** An optional list of `item`. */
+export const list = <T extends z.ZodType>(item: T) => z.array(item).nullish();
+
+/** An optional list of payload strings. */
+export const stringList = () => list(payloadString());

@@ -22,36 +22,44 @@ export const payloadString = () =>
   });
 
 /** A payload string that must also match `pattern`; `allowed` says what is allowed, for messages. */
-export const patternString = (pattern: RegExp, allowed: string) =>
-  payloadString().refine((v) => pattern.test(v), { error: `must be ${allowed}` });
+export const patternString = (pattern: RegExp, allowed: string) => payloadString().regex(pattern, { error: `must be ${allowed}` });
 
 /** A payload string of at most `max` characters (and, like every payload string, 256 bytes). */
-export const limitedText = (max: number) =>
-  payloadString().refine((v) => v.length <= max, { error: `must be at most ${max} characters` });
+export const limitedText = (max: number) => payloadString().max(max, { error: `must be at most ${max} characters` });
 
-const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$/;
-const DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
+
+/** Two ASCII digits of `s` at `i` as a number. */
+const two = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + (s.charCodeAt(i + 1) - 48);
+
+// Payloads repeat the same timestamps many times (one per import batch); remember the last valid one.
+let lastValid = '';
 
 /** Whether `value` is an RFC 3339 date-time with a real calendar date and an offset. */
 export function isRfc3339(value: string): boolean {
-  const m = RFC3339.exec(value);
-  if (!m) return false;
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number, number, number, number, number, number,
-  ];
+  if (value === lastValid) return true;
+  if (!RFC3339.test(value)) return false;
+  const year = two(value, 0) * 100 + two(value, 2);
+  const month = two(value, 5);
+  const day = two(value, 8);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const maxDay = month === 2 && !leap ? 28 : (DAYS_IN_MONTH[month - 1] ?? 0);
-  const offH = m[9] === undefined ? 0 : Number(m[9]);
-  const offM = m[10] === undefined ? 0 : Number(m[10]);
-  return (
-    month >= 1 && month <= 12 && day >= 1 && day <= maxDay && hour <= 23 && minute <= 59 && second <= 60 &&
-    offH <= 23 && offM <= 59
-  );
+  const maxDay = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  const end = value.length;
+  const zone = value.charCodeAt(end - 1) === 90 || value.charCodeAt(end - 1) === 122 ? -1 : end - 5;
+  const ok =
+    month >= 1 && month <= 12 && day >= 1 && day <= maxDay &&
+    two(value, 11) <= 23 && two(value, 14) <= 59 && two(value, 17) <= 60 &&
+    (zone === -1 || (two(value, zone) <= 23 && two(value, zone + 3) <= 59));
+  if (ok) lastValid = value;
+  return ok;
 }
 
 /** An RFC 3339 timestamp such as `2024-01-01T00:00:00Z`. */
 export const timestamp = () =>
-  z.string().refine(isRfc3339, { error: 'must be an RFC 3339 timestamp such as 2024-01-01T00:00:00Z' });
+  z
+    .string()
+    .refine(isRfc3339, { error: 'must be an RFC 3339 timestamp such as 2024-01-01T00:00:00Z' })
+    .meta({ format: 'date-time' });
 
 /** An optional value: absent or null both mean "unused" (spec: any JSON value may be null). */
 export const opt = <T extends z.ZodType>(schema: T) => schema.nullish();

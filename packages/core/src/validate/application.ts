@@ -1,5 +1,5 @@
 /** Semantic rules of the application template, run after the structural check passed. */
-import type { Application, ApplicationPayload, IdentityToPermissions } from '../schemas/application.js';
+import { IDENTITY_TYPES, type Application, type ApplicationPayload, type IdentityToPermissions } from '../schemas/application.js';
 import type { CheckContext } from './context.js';
 import { ResourceIndex } from './application-resources.js';
 import { findCycles, fold, NameIndex } from './names.js';
@@ -179,36 +179,58 @@ function checkIdentityToPermissions(
   options: SemanticOptions,
 ): void {
   const seen = new NameIndex('identity_to_permissions entry');
-  entries.forEach((entry, i) =>
-    ctx.at(i, () => {
-      seen.add(`${entry.identity_type}\u0000${entry.identity}`, i, ctx, 'identity', entry.operation);
-      if (!incremental && entry.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
-      if (entry.identity_type === 'idp' && options.knownIdentity && !options.knownIdentity(entry.identity)) {
-        ctx.warn(`Cannot find identity by names ${JSON.stringify(entry.identity)}: no identity-provider user or group has this name, email or identity`, 'identity');
-      }
-      const scopeOf = (application: string, ...field: (string | number)[]) => {
-        const scope = scopes.get(fold(application));
-        if (!scope && !incremental) ctx.error(`application ${JSON.stringify(application)} does not exist in this payload`, ...field, 'application');
-        if (scope && entry.identity_type === 'idp') scope.hasIdpIdentity = true;
-        if (scope && !incremental) checkLocalIdentity(entry, scope, ctx);
-        return incremental ? undefined : scope;
-      };
-      (entry.application_permissions ?? []).forEach((grant, j) => {
-        const scope = scopeOf(grant.application, 'application_permissions', j);
+  const path = ctx.path;
+  // A million entries is usual: plain loops and one-entry caches, no closures per entry.
+  let lastApp = '';
+  let lastScope: AppScope | undefined;
+  const scopeOf = (application: string, entry: IdentityToPermissions, list: string, j: number): AppScope | undefined => {
+    let scope: AppScope | undefined;
+    if (application === lastApp) scope = lastScope;
+    else {
+      scope = scopes.get(fold(application));
+      [lastApp, lastScope] = [application, scope];
+    }
+    if (!scope) {
+      if (!incremental) ctx.error(`application ${JSON.stringify(application)} does not exist in this payload`, list, j, 'application');
+      return undefined;
+    }
+    if (entry.identity_type === 'idp') scope.hasIdpIdentity = true;
+    if (incremental) return undefined;
+    checkLocalIdentity(entry, scope, ctx);
+    return scope;
+  };
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    path.push(i);
+    seen.add(entry.identity, i, ctx, 'identity', entry.operation, IDENTITY_TYPES.indexOf(entry.identity_type));
+    if (!incremental && entry.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
+    if (entry.identity_type === 'idp' && options.knownIdentity && !options.knownIdentity(entry.identity)) {
+      ctx.warn(`Cannot find identity by names ${JSON.stringify(entry.identity)}: no identity-provider user or group has this name, email or identity`, 'identity');
+    }
+    const grants = entry.application_permissions;
+    if (grants) {
+      for (let j = 0; j < grants.length; j++) {
+        const grant = grants[j]!;
+        const scope = scopeOf(grant.application, entry, 'application_permissions', j);
         if (!incremental && !permissions.has(grant.permission)) {
           ctx.error(`permission ${JSON.stringify(grant.permission)} does not exist in the top-level permissions`, 'application_permissions', j, 'permission');
         }
         checkResourceRefs(grant.resources, scope, ctx, 'application_permissions', j);
-      });
-      (entry.role_assignments ?? []).forEach((assignment, j) => {
-        const scope = scopeOf(assignment.application, 'role_assignments', j);
+      }
+    }
+    const assignments = entry.role_assignments;
+    if (assignments) {
+      for (let j = 0; j < assignments.length; j++) {
+        const assignment = assignments[j]!;
+        const scope = scopeOf(assignment.application, entry, 'role_assignments', j);
         if (scope && !scope.roles.has(assignment.role)) {
           ctx.error(`local role ${JSON.stringify(assignment.role)} does not exist in application ${JSON.stringify(assignment.application)}`, 'role_assignments', j, 'role');
         }
         checkResourceRefs(assignment.resources, scope, ctx, 'role_assignments', j);
-      });
-    }),
-  );
+      }
+    }
+    path.pop();
+  }
 }
 
 function checkLocalIdentity(entry: IdentityToPermissions, scope: AppScope, ctx: CheckContext): void {

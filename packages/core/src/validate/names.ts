@@ -2,58 +2,59 @@
  * Case-insensitive name registries. The service resolves names without regard to case: a role naming
  * `view` finds the permission `View`, and users `Bob` and `bob` are the same user.
  */
+import { NameTable } from '../internal/name-table.js';
 import type { CheckContext, PathSegment } from './context.js';
 
-/** Lower-cases a name for comparison (ASCII fast path: most names are already lower case). */
+/** Lower-cases a name for comparison. */
 export function fold(name: string): string {
   return name.toLowerCase();
 }
 
 /** A set of keys of one entity kind, reporting duplicates as it is filled. */
 export class NameIndex {
-  private readonly seen = new Map<string, number>();
+  private readonly table = new NameTable<number>();
   private readonly ops = new Map<number, string>();
 
   constructor(private readonly kind: string) {}
 
   /**
-   * Registers `key` of the entity at `index`; reports a duplicate at `field` of that entity.
-   * `operation` is the entity's incremental operation, if any: add and modify of one object in one
-   * payload get their own message. Returns false on a duplicate.
+   * Registers `key` of the entity at `index` (`salt` separates keys of different sub-kinds, such as
+   * identity types); reports a duplicate at `field` of that entity. `operation` is the entity's
+   * incremental operation, if any: add and modify of one object in one payload get their own
+   * message. Returns false on a duplicate.
    */
-  add(key: string, index: number, ctx: CheckContext, field: PathSegment, operation?: string | null): boolean {
-    const folded = fold(key);
-    const first = this.seen.get(folded);
-    if (first !== undefined) {
-      const other = this.ops.get(first);
-      if (operation && other && new Set([operation, other]).size === 2 && [operation, other].every((o) => o === 'add' || o === 'modify')) {
-        ctx.error(`add and modify are never used on the same object in one payload: ${this.kind} ${JSON.stringify(key)} is also at index ${first}`, 'operation');
-      } else {
-        ctx.error(`duplicate ${this.kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${first}`, field);
-      }
-      return false;
+  add(key: string, index: number, ctx: CheckContext, field: PathSegment, operation?: string | null, salt = 0): boolean {
+    const existing = this.table.insert(key, index, salt);
+    if (existing === -1) {
+      if (operation) this.ops.set(index, operation);
+      return true;
     }
-    this.seen.set(folded, index);
-    if (operation) this.ops.set(index, operation);
-    return true;
+    const first = this.table.valueAt(existing);
+    const other = this.ops.get(first);
+    if (operation && other && operation !== other && (operation === 'add' || operation === 'modify') && (other === 'add' || other === 'modify')) {
+      ctx.error(`add and modify are never used on the same object in one payload: ${this.kind} ${JSON.stringify(key)} is also at index ${first}`, 'operation');
+    } else {
+      ctx.error(`duplicate ${this.kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${first}`, field);
+    }
+    return false;
   }
 
   /** Registers a second key (an alias, such as a name beside a unique id) without duplicate checks. */
   alias(key: string, index: number): void {
-    const folded = fold(key);
-    if (!this.seen.has(folded)) this.seen.set(folded, index);
+    this.table.insert(key, index);
   }
 
-  has(key: string): boolean {
-    return this.seen.has(fold(key));
+  has(key: string, salt = 0): boolean {
+    return this.table.find(key, salt) !== -1;
   }
 
   get(key: string): number | undefined {
-    return this.seen.get(fold(key));
+    const i = this.table.find(key);
+    return i === -1 ? undefined : this.table.valueAt(i);
   }
 
   get size(): number {
-    return this.seen.size;
+    return this.table.size;
   }
 }
 

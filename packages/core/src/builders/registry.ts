@@ -1,0 +1,56 @@
+/** A case-insensitive keyed collection for builders: duplicates are refused where they are added. */
+import { OaaError } from '../errors.js';
+import { NameTable } from '../internal/name-table.js';
+
+export class Registry<T> {
+  private readonly byKey = new NameTable<T>();
+
+  constructor(private readonly kind: string, private readonly scope = '') {}
+
+  /** Adds `item` under `key` (and an alias, e.g. a name beside a unique id); throws `DUPLICATE_ENTITY` if `key` is taken. */
+  add(key: string, item: T, alias?: string | null): T {
+    if (this.byKey.insert(key, item) !== -1) {
+      throw new OaaError(`duplicate ${this.kind} ${JSON.stringify(key)}${this.scope}: names and ids compare without case`, {
+        code: 'DUPLICATE_ENTITY',
+        details: { kind: this.kind, key },
+        hints: [`give each ${this.kind} a distinct name or unique id`],
+      });
+    }
+    if (alias) this.byKey.insert(alias, item);
+    return item;
+  }
+
+  /** The item named `key` (any case), or undefined. */
+  find(key: string): T | undefined {
+    const i = this.byKey.find(key);
+    return i === -1 ? undefined : this.byKey.valueAt(i);
+  }
+
+  /** Every item added, in order (aliases excluded). */
+  all(): T[] {
+    const out = new Set<T>();
+    for (let i = 0; i < this.byKey.size; i++) out.add(this.byKey.valueAt(i));
+    return [...out];
+  }
+
+  /** Releases the index (the builder is done with it). */
+  clear(): void {
+    this.byKey.clear();
+  }
+
+  /**
+   * The item named `key`; throws `UNKNOWN_REFERENCE` when there is none, naming the referencing
+   * entity (`fromKind` `fromName`). The message is built only on failure: this is a hot path.
+   */
+  get(key: string, fromKind: string, fromName: string): T {
+    const i = this.byKey.find(key);
+    if (i === -1) {
+      throw new OaaError(`${fromKind} ${JSON.stringify(fromName)} references ${this.kind} ${JSON.stringify(key)}${this.scope}, which has not been added`, {
+        code: 'UNKNOWN_REFERENCE',
+        details: { kind: this.kind, key },
+        hints: [`add the ${this.kind} before referencing it`],
+      });
+    }
+    return this.byKey.valueAt(i);
+  }
+}

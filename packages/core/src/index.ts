@@ -1,0 +1,80 @@
+// @oaakit/core: the OAA data model and the connector contract. No network I/O.
+
+export { OaaError, ValidationError, redact, type OaaErrorOptions, type Violation } from './errors.js';
+
+// Schemas and types
+export {
+  MAX_STRING_BYTES, fitsUtf8, isRfc3339, payloadString, timestamp,
+} from './schemas/primitives.js';
+export {
+  MAX_DYNAMIC_PROPERTIES, MAX_PROPERTY_STRING, OPERATIONS, PROPERTY_NAME, PROPERTY_TYPES, TAG_KEY, TAG_VALUE,
+  customPropertiesSchema, operationSchema, propertyTypeSchema, tagSchema, type Operation, type PropertyType, type Tag,
+} from './schemas/common.js';
+export {
+  CONNECTION_NODE_TYPES, IDENTITY_TYPES, PERMISSION_TYPES, applicationPayloadSchema, applicationSchema,
+  identityToPermissionsSchema, localGroupSchema, localRoleSchema, localUserSchema, permissionSchema, resourceSchema,
+  type Application, type ApplicationPayload, type IdentityToPermissions, type LocalAccessCred, type LocalGroup,
+  type LocalRole, type LocalUser, type Permission, type PermissionType, type Resource,
+} from './schemas/application.js';
+export {
+  IDP_PROVIDER_TYPES, identityProviderPayloadSchema, idpAppSchema, idpGroupSchema, idpUserSchema,
+  type IdentityProviderPayload, type IdpApp, type IdpGroup, type IdpUser,
+} from './schemas/identity-provider.js';
+export {
+  EMPLOYMENT_TYPES, hrisEmployeeSchema, hrisGroupSchema, hrisPayloadSchema,
+  type HrisEmployee, type HrisGroup, type HrisPayload,
+} from './schemas/hris.js';
+export {
+  TEMPLATES, isTemplate, payloadSchemas, templateSchema, type Payload, type PayloadByTemplate, type Template,
+} from './schemas/templates.js';
+export {
+  MAX_MULTIPART_CHUNKS, compressionTypeSchema, csvPushRequestSchema, multipartRequestSchema, normalizeCompression,
+  pushRequestSchema, pushResponseSchema,
+  type CompressionType, type CsvPushRequest, type MultipartRequest, type PushRequest, type PushResponse,
+} from './schemas/requests.js';
+export {
+  LIFECYCLE_MANAGEMENT_TYPES, MAX_ICON_BYTES, PROVIDER_NAME, dataSourceCreateSchema, dataSourceSchema, iconSchema,
+  iconSetSchema, pageSchema, providerCreateSchema, providerSchema,
+  type DataSource, type DataSourceCreate, type Icon, type Provider, type ProviderCreate,
+} from './schemas/providers.js';
+export {
+  nodeQueryRequestSchema, nodeQueryResultSchema, nodeSchema, tagRemoveRequestSchema, tagRequestSchema,
+  type GraphNode, type NodeQueryRequest, type NodeQueryResult, type TagRemoveRequest, type TagRequest,
+} from './schemas/graph.js';
+export {
+  EVENT_CATEGORIES, EVENT_ENTITIES, EVENT_SEVERITIES, eventExportSchema, eventSchema, type ServiceEvent,
+} from './schemas/events.js';
+export {
+  accessRequestSettingsSchema, emailTemplateRequestSchema, emailTemplateSchema,
+  type AccessRequestSettings, type EmailTemplate,
+} from './schemas/notifications.js';
+export {
+  BAD_REQUEST_TYPE, USER_FACING_TYPE, errorBodySchema, fieldViolationSchema, type ErrorBody,
+} from './schemas/error-body.js';
+export { jsonSchemas } from './json-schema/schemas.js';
+
+// Validation
+export { validate, type ValidationResult } from './validate/index.js';
+export type { SemanticOptions as ValidateOptions } from './validate/options.js';
+export { formatPath } from './validate/context.js';
+
+// Builders
+export { ApplicationBuilder, ApplicationPayloadBuilder, type GrantBase } from './builders/application.js';
+export { ResourceBuilder, type ResourceInput } from './builders/resource.js';
+export { IdentityProviderPayloadBuilder } from './builders/identity-provider.js';
+export { HrisPayloadBuilder } from './builders/hris.js';
+
+// Streaming serialization
+export { jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
+export { type Streamable } from './serialize/json-values.js';
+export {
+  createPayloadStream, type PayloadByteCounts, type PayloadCompression, type PayloadStream, type PayloadStreamOptions,
+} from './serialize/payload-stream.js';
+export { type PayloadEncoding } from './serialize/output-encoder.js';
+
+// The connector contract
+export {
+  CONNECTOR_API_VERSION, defineConnector,
+  type Connector, type ConnectorContext, type ConnectorDefinition, type ConnectorLogger, type ConnectorState,
+  type ExtractResult, type ProgressReporter, type SecretDeclaration, type SourceHttp, type SourceRequestInit,
+} from './connector.js';

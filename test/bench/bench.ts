@@ -1,0 +1,97 @@
+#!/usr/bin/env node
+/**
+ * The benchmark harness: `npm run bench -- --users N [--url URL] [--level L]`.
+ * Builds bench-app-N through the builder API, validates it, and pushes it (stream, gzip, base64) to
+ * a counting HTTP sink on this machine, or to the service at URL. Prints one JSON line.
+ */
+import { request } from 'node:http';
+import { pipeline } from 'node:stream/promises';
+import { parseArgs } from 'node:util';
+import { createPayloadStream, jsonChunks, validate } from '@oaakit/core';
+import { buildBenchApp } from './bench-app.js';
+import { gzipSeconds } from './gzip-floor.js';
+import { startCountingSink } from './sink.js';
+
+const { values } = parseArgs({
+  options: {
+    users: { type: 'string', default: '100000' },
+    url: { type: 'string' },
+    level: { type: 'string', default: '6' },
+  },
+});
+const n = Number(values.users);
+const level = Number(values.level);
+if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--users must be a positive whole number, got ${values.users}`);
+
+const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+async function pushToSink(payload: unknown) {
+  const sink = await startCountingSink();
+  try {
+    const { stream, counters } = createPayloadStream(payload, { compression: 'gzip', level, encoding: 'base64' });
+    const url = new URL(sink.url);
+    const req = request({ host: url.hostname, port: url.port, path: '/push', method: 'POST', headers: { 'content-type': 'application/json' } });
+    const response = new Promise<number>((resolve, reject) => {
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+    });
+    req.write('{"id":"bench","data_source_id":"bench","compression_type":"GZIP","json_data":"');
+    await pipeline(stream, req, { end: false });
+    req.end('"}');
+    const status = await response;
+    if (status !== 200) throw new Error(`the sink answered ${status}`);
+    return { jsonBytes: counters.jsonBytes, gzipBytes: counters.compressedBytes, mode: 'single' };
+  } finally {
+    await sink.close();
+  }
+}
+
+async function main() {
+  if (values.url) throw new Error('--url needs @oaakit/client, which is not built yet: leave it out to push to the counting sink');
+  const started = process.hrtime.bigint();
+  let t = process.hrtime.bigint();
+  const payload = buildBenchApp(n);
+  const build_s = seconds(t);
+
+  t = process.hrtime.bigint();
+  const { errors, warnings } = validate('application', payload);
+  const validate_s = seconds(t);
+  if (errors.length) throw new Error(`bench-app-${n} failed validation: ${JSON.stringify(errors.slice(0, 5))}`);
+
+  t = process.hrtime.bigint();
+  const pushed = await pushToSink(payload);
+  const push_s = seconds(t);
+  const total_s = seconds(started);
+  const peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
+
+  // The reference: node:zlib alone on the same JSON bytes, same level, same process, after the run.
+  const chunks: Buffer[] = [];
+  for await (const chunk of jsonChunks(payload)) chunks.push(chunk);
+  const gzip_floor_s = await gzipSeconds(chunks, level);
+
+  const result = {
+    n,
+    build_s: round(build_s),
+    validate_s: round(validate_s),
+    push_s: round(push_s),
+    total_s: round(total_s),
+    json_bytes: pushed.jsonBytes,
+    gzip_bytes: pushed.gzipBytes,
+    gzip_floor_s: round(gzip_floor_s),
+    ratio_to_floor: round(total_s / gzip_floor_s),
+    peak_rss_mb,
+    warnings: warnings.length,
+    push_mode: pushed.mode,
+    node: process.version,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+});

@@ -58,6 +58,15 @@ export { validate, type ValidationResult } from './validate/index.js';
 export type { SemanticOptions as ValidateOptions } from './validate/options.js';
 export { formatPath } from './validate/context.js';
 
+// Digest, diff and incremental payloads
+export { digest } from './diff/digest.js';
+export { diffPayloads, type DiffItem, type KindCounts, type KindDiff, type PayloadDiff } from './diff/diff-payloads.js';
+export { buildIncrementalPayload } from './diff/build-incremental.js';
+export { applyIncremental } from './diff/apply-incremental.js';
+export { ENTITY_KINDS, type EntityKind } from './diff/entity-kinds.js';
+export { canonicalJson } from './diff/canonical.js';
+export type { JsonObject } from './diff/json.js';
+
 // Builders
 export { ApplicationBuilder, ApplicationPayloadBuilder, type GrantBase } from './builders/application.js';
 export { ResourceBuilder, type ResourceInput } from './builders/resource.js';

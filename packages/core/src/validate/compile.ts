@@ -23,11 +23,29 @@ interface CheckDef {
 }
 type AnySchema = { _zod: { def: Def } };
 
-const cache = new WeakMap<object, Check>();
+/** Compile options. */
+export interface CompileOptions {
+  /**
+   * Accept objects with required fields missing, for incremental payloads, whose `modify` and
+   * `delete` entries carry only some fields. Unknown keys and wrong types are still errors.
+   */
+  partial?: boolean;
+}
+
+const caches = { full: new WeakMap<object, Check>(), partial: new WeakMap<object, Check>() };
+let cache = caches.full;
+let partial = false;
 
 /** Returns the (memoized) checker of `schema`. */
-export function compile(schema: z.ZodType): Check {
-  return compileSchema(schema as unknown as AnySchema);
+export function compile(schema: z.ZodType, options: CompileOptions = {}): Check {
+  // Compilation is synchronous, so the mode can live in module state for its duration.
+  const previous = [cache, partial] as const;
+  [cache, partial] = options.partial ? [caches.partial, true] : [caches.full, false];
+  try {
+    return compileSchema(schema as unknown as AnySchema);
+  } finally {
+    [cache, partial] = previous;
+  }
 }
 
 function compileSchema(schema: AnySchema): Check {
@@ -53,8 +71,10 @@ function build(def: Def): Check {
       return (v, ctx) => (v === null ? undefined : inner(v, ctx));
     }
     case 'lazy': {
+      // Resolved on first use, in the mode this checker was compiled in.
+      const mode = { partial };
       let inner: Check | undefined;
-      return (v, ctx) => (inner ??= compileSchema((def.getter as () => AnySchema)()))(v, ctx);
+      return (v, ctx) => (inner ??= compile((def.getter as () => z.ZodType)(), mode))(v, ctx);
     }
     case 'string':
       return withChecks(def, (v) => typeof v === 'string', 'a string');
@@ -202,7 +222,7 @@ function buildObject(def: Def): Check {
   const required: string[] = [];
   for (const [key, field] of Object.entries(shape)) {
     known[key] = compileSchema(field);
-    if (!isOptional(field)) required.push(key);
+    if (!partial && !isOptional(field)) required.push(key);
   }
   const catchall = def.catchall as AnySchema | undefined;
   const strict = catchall?._zod.def.type === 'never';

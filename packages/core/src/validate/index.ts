@@ -38,7 +38,8 @@ export function validate(template: Template, payload: unknown, options: Semantic
     const { incremental_change: _ignored, ...rest } = payload as Record<string, unknown>;
     payload = rest;
   }
-  compile(payloadSchemas[template])(payload, ctx);
+  const incremental = payload !== null && typeof payload === 'object' && (payload as { incremental_change?: unknown }).incremental_change === true;
+  compile(payloadSchemas[template], { partial: incremental })(payload, ctx);
   // References are only meaningful once the shape is right.
   if (ctx.errors.length > 0) return { errors: ctx.errors, warnings: ctx.warnings };
   switch (template) {

@@ -99,3 +99,17 @@ describe('unknown keys', () => {
     expectOnly(validate('application', p).errors, 'applications[0].resources[0].sub_resources[0].owner', /not an allowed field here; allowed: name, id, resource_type/);
   });
 });
+
+describe('incremental payloads carry partial entities', () => {
+  it('accepts a delete with only key fields but still rejects unknown keys and wrong types', () => {
+    const p: any = {
+      incremental_change: true,
+      applications: [{ name: 'Team Wiki', application_type: 'wiki', local_users: [{ name: 'Bob', operation: 'delete' }] }],
+      permissions: [{ name: 'Edit', operation: 'delete' }],
+    };
+    expect(validate('application', p).errors).toEqual([]);
+    p.permissions[0].colour = 'red';
+    p.applications[0].local_users[0].is_active = 'no';
+    expect(validate('application', p).errors.map((e) => e.field)).toEqual(['applications[0].local_users[0].is_active', 'permissions[0].colour']);
+  });
+});

@@ -1,0 +1,58 @@
+import { createHash, hash } from 'node:crypto';
+import type { Violation } from '../errors.js';
+import { templateSpec, type ChildCollection, type TemplateName } from './entity-kinds.js';
+import { forEachEntity } from './entity-key.js';
+import { encodeHeader, encodeOwn } from './entity-parts.js';
+import { joinPath, type JsonObject } from './json.js';
+import { MultisetHash } from './multiset-hash.js';
+import { throwIfViolations } from './problems.js';
+
+const VERSION = 'oaakit.digest.v1';
+
+/** Hashes the nested collections of one container, each as an order-independent multiset. */
+function collectionsText(
+  collections: readonly ChildCollection[],
+  container: JsonObject,
+  path: string,
+  violations: Violation[],
+): string {
+  let text = '';
+  for (const { field, spec } of collections) {
+    const set = new MultisetHash();
+    const fieldPath = joinPath(path, field);
+    forEachEntity(container[field], fieldPath, violations, (entity, index) => {
+      let own = encodeOwn(spec, entity);
+      if (spec.children.length > 0) {
+        own += `\n${collectionsText(spec.children, entity, `${fieldPath}[${index}]`, violations)}`;
+      }
+      set.add(hash('sha256', own, 'buffer'));
+    });
+    text += `${field}=${set.toString()}\n`;
+  }
+  return text;
+}
+
+/**
+ * SHA-256 (hex) of the data of a payload, the same for two payloads that say the same thing:
+ * independent of object key order, of the order of entities in entity collections and of tags in
+ * a `tags` list, and blind to values that mean "unused" (null, `[]`, `{}`) and to
+ * `incremental_change`. Lists that are not entity collections (a user's `groups`, `identities`)
+ * keep their order. Each entity is hashed on its own and the entity hashes are combined
+ * order-independently, so memory stays flat however many entities the payload holds.
+ *
+ * Throws `ValidationError` when an entity collection is not a list of objects.
+ *
+ * @example
+ * if (digest('application', payload) === state.lastDigest) return; // nothing changed, skip the push
+ */
+export function digest(template: TemplateName, payload: JsonObject): string {
+  const spec = templateSpec(template);
+  const violations: Violation[] = [];
+  const h = createHash('sha256');
+  h.update(`${VERSION}\n${template}\n`);
+  h.update(encodeHeader(spec, payload));
+  h.update('\n');
+  h.update(collectionsText(spec.collections, payload, '', violations));
+  throwIfViolations(violations, 'the payload', 'digested');
+  return h.digest('hex');
+}

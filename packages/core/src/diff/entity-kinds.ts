@@ -1,0 +1,166 @@
+/**
+ * The entity structure of each payload template: which arrays hold entities, how an entity is keyed,
+ * and which collections nest inside an entity. Everything else in a payload is plain data.
+ */
+
+import { OaaError } from '../errors.js';
+
+/** The three payload templates of the service. */
+export type TemplateName = 'application' | 'identity_provider' | 'hris';
+
+/** An entity collection, named as its field in the payload (sub-resources count as `resources`). */
+export type EntityKind =
+  | 'applications'
+  | 'local_users'
+  | 'local_groups'
+  | 'local_roles'
+  | 'local_access_creds'
+  | 'resources'
+  | 'permissions'
+  | 'identity_to_permissions'
+  | 'domains'
+  | 'users'
+  | 'groups'
+  | 'apps'
+  | 'employees';
+
+/** Every entity kind, in report order. */
+export const ENTITY_KINDS: readonly EntityKind[] = [
+  'applications',
+  'local_users',
+  'local_groups',
+  'local_roles',
+  'local_access_creds',
+  'resources',
+  'permissions',
+  'identity_to_permissions',
+  'domains',
+  'users',
+  'groups',
+  'apps',
+  'employees',
+];
+
+/**
+ * How an entity is keyed: the first of `fields` that holds a value, or a pair of a type and an id.
+ * Key values compare case-insensitively, as the service compares names.
+ */
+export type KeyRule =
+  { readonly first: readonly string[] } | { readonly pair: { readonly type: string; readonly id: string } };
+
+/** One kind of entity. */
+export interface KindSpec {
+  readonly kind: EntityKind;
+  /** Singular noun for messages, e.g. `local user`. */
+  readonly label: string;
+  readonly key: KeyRule;
+  /** Fields that identify the entity to the service; a delete or tag entry carries only these. */
+  readonly identifying: readonly string[];
+  /** Entity collections nested inside this entity. */
+  readonly children: readonly ChildCollection[];
+}
+
+/** An entity collection under its field name. */
+export interface ChildCollection {
+  readonly field: string;
+  readonly spec: KindSpec;
+}
+
+/** The entity structure of one template. */
+export interface TemplateSpec {
+  readonly template: TemplateName;
+  readonly collections: readonly ChildCollection[];
+  /** Whether the service accepts `incremental_change: true` for this template. */
+  readonly incremental: boolean;
+}
+
+function leaf(kind: EntityKind, label: string, key: KeyRule, identifying: readonly string[]): KindSpec {
+  return { kind, label, key, identifying, children: [] };
+}
+
+const byName: KeyRule = { first: ['name'] };
+const byId: KeyRule = { first: ['id'] };
+
+const resourceChildren: ChildCollection[] = [];
+const resource: KindSpec = {
+  kind: 'resources',
+  label: 'resource',
+  key: { first: ['id', 'name'] },
+  identifying: ['name', 'id', 'resource_type'],
+  children: resourceChildren,
+};
+resourceChildren.push({ field: 'sub_resources', spec: resource });
+
+const localKey: KeyRule = { first: ['unique_id', 'name'] };
+const localIdentifying = ['name', 'unique_id'];
+const application: KindSpec = {
+  kind: 'applications',
+  label: 'application',
+  key: byName,
+  identifying: ['name', 'application_type'],
+  children: [
+    { field: 'local_users', spec: leaf('local_users', 'local user', localKey, localIdentifying) },
+    { field: 'local_groups', spec: leaf('local_groups', 'local group', localKey, localIdentifying) },
+    { field: 'local_roles', spec: leaf('local_roles', 'local role', localKey, localIdentifying) },
+    {
+      field: 'local_access_creds',
+      spec: leaf('local_access_creds', 'local access credential', localKey, localIdentifying),
+    },
+    { field: 'resources', spec: resource },
+  ],
+};
+
+const idpPrincipalKey: KeyRule = { first: ['identity', 'name'] };
+
+const SPECS: Readonly<Record<TemplateName, TemplateSpec>> = {
+  application: {
+    template: 'application',
+    incremental: true,
+    collections: [
+      { field: 'applications', spec: application },
+      { field: 'permissions', spec: leaf('permissions', 'permission', byName, ['name']) },
+      {
+        field: 'identity_to_permissions',
+        spec: leaf(
+          'identity_to_permissions',
+          'identity_to_permissions entry',
+          { pair: { type: 'identity_type', id: 'identity' } },
+          ['identity', 'identity_type'],
+        ),
+      },
+    ],
+  },
+  identity_provider: {
+    template: 'identity_provider',
+    incremental: true,
+    collections: [
+      { field: 'domains', spec: leaf('domains', 'domain', byName, ['name']) },
+      { field: 'users', spec: leaf('users', 'user', idpPrincipalKey, ['name', 'identity']) },
+      { field: 'groups', spec: leaf('groups', 'group', idpPrincipalKey, ['name', 'identity']) },
+      { field: 'apps', spec: leaf('apps', 'app', byId, ['id', 'name']) },
+    ],
+  },
+  hris: {
+    template: 'hris',
+    incremental: false,
+    collections: [
+      { field: 'employees', spec: leaf('employees', 'employee', byId, ['id', 'name']) },
+      { field: 'groups', spec: leaf('groups', 'group', byId, ['id', 'name']) },
+    ],
+  },
+};
+
+/** The entity structure of `template`; throws `OaaError` `UNKNOWN_TEMPLATE` for any other name. */
+export function templateSpec(template: TemplateName): TemplateSpec {
+  const spec = (SPECS as Partial<Record<string, TemplateSpec>>)[template];
+  if (spec === undefined) throw unknownTemplate(template);
+  return spec;
+}
+
+function unknownTemplate(template: string): OaaError {
+  return new OaaError(`unknown payload template '${template}'`, {
+    code: 'UNKNOWN_TEMPLATE',
+    details: { template },
+    hints: ['use one of: application, identity_provider, hris'],
+  });
+}

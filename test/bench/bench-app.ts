@@ -1,12 +1,19 @@
 /**
  * The `bench-app-N` payload of shared/bench-spec.md, built through the public builder API so the
- * benchmark measures what a connector author would write.
+ * benchmark measures what a connector author would write. The group grants are added after the
+ * users, as the spec lists them.
  */
-import { ApplicationPayloadBuilder, type ApplicationPayload, type PermissionType } from '@oaakit/core';
+import { ApplicationPayloadBuilder, type ApplicationPayload, type LocalUser, type PermissionType } from '@oaakit/core';
 
 const PERMISSION_TYPES: PermissionType[] = ['DataRead', 'DataWrite', 'MetadataRead', 'NonData'];
 
-export function buildBenchApp(n: number): ApplicationPayload {
+/**
+ * `streamed`: users and grants come from re-iterable sources (never all in memory);
+ * `materialized`: every user and grant is added one by one and held in memory.
+ */
+export type BenchMode = 'streamed' | 'materialized';
+
+export function buildBenchApp(n: number, mode: BenchMode = 'streamed'): ApplicationPayload {
   const groupCount = Math.max(1, Math.floor(n / 100));
   const resourceCount = Math.max(1, Math.floor(n / 10));
   const b = new ApplicationPayloadBuilder();
@@ -28,11 +35,11 @@ export function buildBenchApp(n: number): ApplicationPayload {
     res.addSubResource({ name: `res${k}-branch0`, resource_type: 'branch' });
     res.addSubResource({ name: `res${k}-branch1`, resource_type: 'branch' });
   }
-  for (let i = 0; i < n; i++) {
+  const user = (i: number): LocalUser => {
     const a = groups[i % groupCount]!;
     const c = groups[(7 * i) % groupCount]!;
     const name = `user${i}`;
-    app.addLocalUser({
+    return {
       name,
       identities: [`${name}@example.com`],
       groups: a === c ? [a] : a < c ? [a, c] : [c, a],
@@ -40,8 +47,26 @@ export function buildBenchApp(n: number): ApplicationPayload {
       created_at: '2024-01-01T00:00:00Z',
       last_login_at: '2026-11-01T00:00:00Z',
       custom_properties: { department: departments[i % 50]! },
+    };
+  };
+  if (mode === 'materialized') {
+    for (let i = 0; i < n; i++) {
+      const u = app.addLocalUser(user(i));
+      b.grantRole({ identity: u.name, identityType: 'local_user', application: 'bench', role: roles[i % 50]!, applyToApplication: true });
+    }
+  } else {
+    // Re-iterable sources: users and their grants are produced each time the payload is read.
+    app.addLocalUsers({
+      *[Symbol.iterator]() {
+        for (let i = 0; i < n; i++) yield user(i);
+      },
     });
-    b.grantRole({ identity: name, identityType: 'local_user', application: 'bench', role: roles[i % 50]!, applyToApplication: true });
+    const assignments = roles.map((role) => [{ application: 'bench', role, apply_to_application: true }]);
+    b.addIdentityToPermissions({
+      *[Symbol.iterator]() {
+        for (let i = 0; i < n; i++) yield { identity: `user${i}`, identity_type: 'local_user' as const, role_assignments: assignments[i % 50]! };
+      },
+    });
   }
   for (let g = 0; g < groupCount; g++) {
     b.grantPermission({

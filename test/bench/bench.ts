@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The benchmark harness: `npm run bench -- --users N [--url URL] [--level L]`.
+ * The benchmark harness: `npm run bench -- --users N [--url URL] [--level L] [--mode streamed|materialized]`.
  * Builds bench-app-N through the builder API, validates it, and pushes it (stream, gzip, base64) to
  * a counting HTTP sink on this machine, or to the service at URL. Prints one JSON line.
  */
@@ -8,7 +8,7 @@ import { request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { parseArgs } from 'node:util';
 import { createPayloadStream, jsonChunks, validate } from '@oaakit/core';
-import { buildBenchApp } from './bench-app.js';
+import { buildBenchApp, type BenchMode } from './bench-app.js';
 import { gzipSeconds } from './gzip-floor.js';
 import { startCountingSink } from './sink.js';
 
@@ -17,11 +17,14 @@ const { values } = parseArgs({
     users: { type: 'string', default: '100000' },
     url: { type: 'string' },
     level: { type: 'string', default: '6' },
+    mode: { type: 'string', default: 'streamed' },
   },
 });
 const n = Number(values.users);
 const level = Number(values.level);
 if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--users must be a positive whole number, got ${values.users}`);
+const mode = values.mode as BenchMode;
+if (mode !== 'streamed' && mode !== 'materialized') throw new Error(`--mode must be streamed or materialized, got ${values.mode}`);
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -54,7 +57,7 @@ async function main() {
   if (values.url) throw new Error('--url needs @oaakit/client, which is not built yet: leave it out to push to the counting sink');
   const started = process.hrtime.bigint();
   let t = process.hrtime.bigint();
-  const payload = buildBenchApp(n);
+  const payload = buildBenchApp(n, mode);
   const build_s = seconds(t);
 
   t = process.hrtime.bigint();
@@ -75,6 +78,7 @@ async function main() {
 
   const result = {
     n,
+    mode,
     build_s: round(build_s),
     validate_s: round(validate_s),
     push_s: round(push_s),

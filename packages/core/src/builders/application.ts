@@ -6,6 +6,7 @@ import type {
   PermissionType,
 } from '../schemas/application.js';
 import type { PropertyType } from '../schemas/common.js';
+import { EntityStream } from './entity-stream.js';
 import { Registry } from './registry.js';
 import { ResourceBuilder, type ResourceInput } from './resource.js';
 
@@ -21,6 +22,7 @@ export class ApplicationBuilder {
   readonly roles: Registry<LocalRole>;
   readonly resources: Registry<ResourceBuilder>;
   private readonly creds: Registry<LocalAccessCred>;
+  private userStream: EntityStream<LocalUser> | undefined;
 
   constructor(readonly app: Application, private readonly definition: Definition, private readonly permissions: Registry<Permission>) {
     const scope = ` in application ${JSON.stringify(app.name)}`;
@@ -71,8 +73,25 @@ export class ApplicationBuilder {
     const groups = user.groups;
     if (groups) for (let i = 0; i < groups.length; i++) this.groups.get(groups[i]!, 'local user', user.name);
     this.users.add(user.unique_id ?? user.name, user, user.unique_id ? user.name : undefined);
-    (this.app.local_users ??= []).push(user);
+    (this.userStream?.eager ?? (this.app.local_users ??= [])).push(user);
     return user;
+  }
+
+  /**
+   * Adds local users that are produced when the payload is read (validated, serialized), never held
+   * in memory: for millions of users. They are not checked here but by `validate`, and grants to
+   * them go through `ApplicationPayloadBuilder.addIdentityToPermissions`. Pass a re-iterable source
+   * (see `EntityStream`).
+   *
+   * @example
+   * app.addLocalUsers({ *[Symbol.iterator]() { for (const row of rows) yield { name: row.login } } });
+   */
+  addLocalUsers(users: Iterable<LocalUser>): void {
+    if (!this.userStream) {
+      this.userStream = new EntityStream<LocalUser>([...(this.app.local_users ?? [])], 'local users');
+      this.app.local_users = this.userStream as unknown as LocalUser[];
+    }
+    this.userStream.add(users);
   }
 
   /** Adds a local access credential. */
@@ -134,6 +153,7 @@ export class ApplicationPayloadBuilder {
   private readonly permissions = new Registry<Permission>('permission');
   private readonly grants = new NameTable<IdentityToPermissions>();
   private readonly pool = new NameTable<object>();
+  private grantStream: EntityStream<IdentityToPermissions> | undefined;
 
   /** Adds an application. Its custom property definitions are declared on the returned builder. */
   addApplication(app: Omit<Application, 'local_users' | 'local_groups' | 'local_roles' | 'resources'>): ApplicationBuilder {
@@ -180,6 +200,19 @@ export class ApplicationPayloadBuilder {
     }, 1));
   }
 
+  /**
+   * Adds identity_to_permissions entries that are produced when the payload is read, for millions
+   * of grants. They are checked by `validate`, not here, and must not repeat an identity that
+   * `grantRole` or `grantPermission` also used.
+   */
+  addIdentityToPermissions(entries: Iterable<IdentityToPermissions>): void {
+    if (!this.grantStream) {
+      this.grantStream = new EntityStream<IdentityToPermissions>(this.payload.identity_to_permissions!, 'identity_to_permissions entries');
+      this.payload.identity_to_permissions = this.grantStream as unknown as IdentityToPermissions[];
+    }
+    this.grantStream.add(entries);
+  }
+
   /** The payload. The builder should not be used afterwards. */
   build(): ApplicationPayload {
     // The indexes are only needed while building: release them before the payload is validated.
@@ -220,7 +253,7 @@ export class ApplicationPayloadBuilder {
     if (found !== -1) return this.grants.valueAt(found);
     const entry: IdentityToPermissions = { identity: grant.identity, identity_type: grant.identityType };
     this.grants.insert(grant.identity, entry, salt);
-    this.payload.identity_to_permissions!.push(entry);
+    (this.grantStream?.eager ?? this.payload.identity_to_permissions!).push(entry);
     return entry;
   }
 }

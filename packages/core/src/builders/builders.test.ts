@@ -126,3 +126,46 @@ describe('a refused entity leaves the builder unchanged', () => {
     expect(b.build().applications[0]!.local_roles!.map((r) => r.name)).toEqual(['Admin']);
   });
 });
+
+describe('streamed entities', () => {
+  it('produces users and grants from re-iterable sources when the payload is read', async () => {
+    const { b, app } = wikiBuilder();
+    const made = { count: 0 };
+    app.addLocalUsers({
+      *[Symbol.iterator]() {
+        for (let i = 0; i < 3; i++) {
+          made.count++;
+          yield { name: `bulk${i}`, groups: ['Viewers'] };
+        }
+      },
+    });
+    b.addIdentityToPermissions([{ identity: 'bulk1', identity_type: 'local_user', role_assignments: [{ application: 'Team Wiki', role: 'Admin', apply_to_application: true }] }]);
+    const payload = b.build();
+    expect(validate('application', payload).errors).toEqual([]);
+    const { jsonChunks } = await import('../serialize/json-chunks.js');
+    let text = '';
+    for await (const chunk of jsonChunks(payload)) text += chunk.toString();
+    const parsed = JSON.parse(text);
+    expect(parsed.applications[0].local_users.map((u: { name: string }) => u.name)).toEqual(['Alice', 'Bob', 'bulk0', 'bulk1', 'bulk2']);
+    expect(parsed.identity_to_permissions).toHaveLength(1);
+    expect(made.count).toBe(6); // generated once for validation, once for serialization, never stored
+  });
+
+  it('refuses to read a one-shot generator twice rather than dropping its users', () => {
+    const { b, app } = wikiBuilder();
+    app.addLocalUsers((function* () {
+      yield { name: 'once' };
+    })());
+    const payload = b.build();
+    expect(validate('application', payload).errors).toEqual([]);
+    expect(() => validate('application', payload)).toThrow(/one-shot source of local users was read twice/);
+  });
+
+  it('finds a streamed user invalid in validate, with its index', () => {
+    const { b, app } = wikiBuilder();
+    app.addLocalUsers([{ name: 'x', groups: ['Nobody'] }]);
+    expect(validate('application', b.build()).errors).toEqual([
+      { field: 'applications[0].local_users[2].groups[0]', description: 'local group "Nobody" does not exist in application "Team Wiki"' },
+    ]);
+  });
+});

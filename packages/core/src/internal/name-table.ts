@@ -48,13 +48,17 @@ export function sameName(a: string, b: string): boolean {
   return true;
 }
 
+/** Up to this many entries a table is a plain list: most tables (sub-resources, roles) stay this small. */
+const SMALL = 8;
+
 export class NameTable<V = number> {
   private keys: string[] = [];
   private salts: number[] = [];
   private values: V[] = [];
-  private hashes = new Int32Array(16);
-  private slots = new Int32Array(32); // entry index + 1, or EMPTY
-  private mask = 31;
+  // Allocated once the table outgrows SMALL.
+  private hashes: Int32Array | undefined;
+  private slots: Int32Array | undefined; // entry index + 1, or EMPTY
+  private mask = 0;
 
   get size(): number {
     return this.keys.length;
@@ -62,40 +66,50 @@ export class NameTable<V = number> {
 
   /** The index of the entry equal to `key` (ignoring case) with this `salt`, or -1. */
   find(key: string, salt = 0): number {
+    const slots = this.slots;
+    if (slots === undefined) {
+      for (let i = 0; i < this.keys.length; i++) if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+      return -1;
+    }
     const h = hashOf(key, salt);
     let slot = h & this.mask;
     for (;;) {
-      const entry = this.slots[slot]!;
+      const entry = slots[slot]!;
       if (entry === EMPTY) return -1;
       const i = entry - 1;
-      if (this.hashes[i] === h && this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+      if (this.hashes![i] === h && this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
       slot = (slot + 1) & this.mask;
     }
   }
 
   /** Adds `key` with `value` unless an equal key exists; returns the existing entry's index, or -1 when added. */
   insert(key: string, value: V, salt = 0): number {
+    if (this.slots === undefined) {
+      const existing = this.find(key, salt);
+      if (existing !== -1) return existing;
+      this.push(key, value, salt);
+      if (this.keys.length > SMALL) this.index();
+      return -1;
+    }
     const h = hashOf(key, salt);
+    const slots = this.slots;
     let slot = h & this.mask;
     for (;;) {
-      const entry = this.slots[slot]!;
+      const entry = slots[slot]!;
       if (entry === EMPTY) break;
       const i = entry - 1;
-      if (this.hashes[i] === h && this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+      if (this.hashes![i] === h && this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
       slot = (slot + 1) & this.mask;
     }
-    const index = this.keys.length;
-    this.keys.push(key);
-    this.salts.push(salt);
-    this.values.push(value);
-    if (index >= this.hashes.length) {
-      const grown = new Int32Array(this.hashes.length * 2);
-      grown.set(this.hashes);
+    const index = this.push(key, value, salt);
+    if (index >= this.hashes!.length) {
+      const grown = new Int32Array(this.hashes!.length * 2);
+      grown.set(this.hashes!);
       this.hashes = grown;
     }
-    this.hashes[index] = h;
-    this.slots[slot] = index + 1;
-    if ((index + 1) * 2 > this.mask) this.grow();
+    this.hashes![index] = h;
+    slots[slot] = index + 1;
+    if ((index + 1) * 2 > this.mask) this.rehash(slots.length * 2);
     return -1;
   }
 
@@ -113,17 +127,30 @@ export class NameTable<V = number> {
     this.keys = [];
     this.salts = [];
     this.values = [];
-    this.hashes = new Int32Array(16);
-    this.slots = new Int32Array(32);
-    this.mask = 31;
+    this.hashes = undefined;
+    this.slots = undefined;
+    this.mask = 0;
   }
 
-  private grow(): void {
-    const size = this.slots.length * 2;
+  private push(key: string, value: V, salt: number): number {
+    this.keys.push(key);
+    this.salts.push(salt);
+    this.values.push(value);
+    return this.keys.length - 1;
+  }
+
+  /** Switches from a list to hashing. */
+  private index(): void {
+    this.hashes = new Int32Array(SMALL * 4);
+    for (let i = 0; i < this.keys.length; i++) this.hashes[i] = hashOf(this.keys[i]!, this.salts[i]!);
+    this.rehash(SMALL * 8);
+  }
+
+  private rehash(size: number): void {
     const slots = new Int32Array(size);
     const mask = size - 1;
     for (let i = 0; i < this.keys.length; i++) {
-      let slot = this.hashes[i]! & mask;
+      let slot = this.hashes![i]! & mask;
       while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
       slots[slot] = i + 1;
     }

@@ -1,19 +1,26 @@
+import { setImmediate as macrotaskTurn } from 'node:timers/promises';
 import { OaaError } from '../errors.js';
 import { JsonEncoder } from './json-encoder.js';
 import { containerKind, isOmitted, resolveJsonValue, unbox } from './json-values.js';
 
-/** Default size of the chunks `jsonChunks` yields: big enough for throughput, small enough to overlap with gzip. */
-export const DEFAULT_JSON_CHUNK_SIZE = 256 * 1024;
-/** A value written without a chance to yield may add at most this much before it is streamed instead. */
-const MIN_SYNC_BYTES = 1024 * 1024;
+/** Default size of the chunks `jsonChunks` yields: one gzip thread-pool job each. */
+export const DEFAULT_JSON_CHUNK_SIZE = 1024 * 1024;
+/** Default bytes between event-loop turns, and the most one value may add before it is walked item by item. */
+const DEFAULT_YIELD_BYTES = 64 * 1024;
 const COMMA = 0x2c;
 
 export interface JsonChunksOptions {
-  /** Bytes per chunk (default 256 KiB). Every chunk but the last holds at least this many bytes. */
+  /** Bytes per chunk (default 1 MiB). Every chunk but the last holds at least this many bytes. */
   chunkSize?: number;
   /**
+   * Bytes written between turns given to the event loop while a chunk fills (default 64 KiB; 0 for
+   * none), so that I/O callbacks run during a long serialization. The payload pipeline relies on it:
+   * gzip starts its next thread-pool job only from a callback on this thread.
+   */
+  yieldEveryBytes?: number;
+  /**
    * Bytes one value may add in a single synchronous step before it is walked item by item instead
-   * (default: the larger of `chunkSize` and 1 MiB). Bounds the time between chances to yield.
+   * (default 64 KiB). Bounds the time between chances to yield.
    */
   maxSyncBytes?: number;
 }
@@ -38,11 +45,13 @@ export async function* jsonChunks(
   options: JsonChunksOptions = {},
 ): AsyncGenerator<Buffer, void, undefined> {
   const chunkSize = Math.max(1, Math.floor(options.chunkSize ?? DEFAULT_JSON_CHUNK_SIZE));
-  const encoder = new JsonEncoder(chunkSize, options.maxSyncBytes ?? Math.max(chunkSize, MIN_SYNC_BYTES));
+  const encoder = new JsonEncoder(chunkSize, options.maxSyncBytes ?? DEFAULT_YIELD_BYTES);
   const root = resolve(value, '');
   if (isOmitted(root)) throw notSerializable('the payload is undefined, a function or a symbol', undefined);
-  if (!encoder.trySync(root))
-    yield* new Walker(encoder, chunkSize).container(root as object | bigint, undefined);
+  if (!encoder.trySync(root)) {
+    const walker = new Walker(encoder, chunkSize, options.yieldEveryBytes ?? DEFAULT_YIELD_BYTES);
+    yield* walker.container(root as object | bigint, undefined);
+  }
   if (encoder.pos > 0) yield encoder.take();
 }
 
@@ -55,11 +64,16 @@ interface Path {
 /** Writes the containers the encoder could not write in one go, yielding full chunks in between. */
 class Walker {
   private readonly ancestors = new Set<object>();
+  /** Position in the current block at which to hand out a chunk or give the event loop a turn. */
+  private checkpoint: number;
 
   constructor(
     private readonly encoder: JsonEncoder,
     private readonly chunkSize: number,
-  ) {}
+    private readonly yieldEveryBytes: number,
+  ) {
+    this.checkpoint = this.nextCheckpoint();
+  }
 
   async *container(x: object | bigint, path: Path | undefined): AsyncGenerator<Buffer, void, undefined> {
     if (typeof x === 'bigint') throw notSerializable('a BigInt value', path);
@@ -102,7 +116,7 @@ class Walker {
       if (i !== 0) encoder.byte(COMMA);
       const rest = this.item(a[i], i);
       if (rest !== undefined) yield* this.container(rest, { parent: path, key: i });
-      if (encoder.pos >= this.chunkSize) yield encoder.take();
+      if (encoder.pos >= this.checkpoint) yield* this.pause();
     }
     encoder.byte(0x5d);
   }
@@ -118,7 +132,7 @@ class Walker {
       if (i !== 0) encoder.byte(COMMA);
       const rest = this.item(raw, i);
       if (rest !== undefined) yield* this.container(rest, { parent: path, key: i });
-      if (encoder.pos >= this.chunkSize) yield encoder.take();
+      if (encoder.pos >= this.checkpoint) yield* this.pause();
       i++;
     }
     encoder.byte(0x5d);
@@ -135,7 +149,7 @@ class Walker {
       if (i !== 0) encoder.byte(COMMA);
       const rest = this.item(raw, i);
       if (rest !== undefined) yield* this.container(rest, { parent: path, key: i });
-      if (encoder.pos >= this.chunkSize) yield encoder.take();
+      if (encoder.pos >= this.checkpoint) yield* this.pause();
       i++;
     }
     encoder.byte(0x5d);
@@ -155,9 +169,21 @@ class Walker {
       first = false;
       encoder.key(key);
       if (!encoder.trySync(x)) yield* this.container(x as object | bigint, { parent: path, key });
-      if (encoder.pos >= this.chunkSize) yield encoder.take();
+      if (encoder.pos >= this.checkpoint) yield* this.pause();
     }
     encoder.byte(0x7d);
+  }
+
+  /** Hands out a full chunk, or gives the event loop a turn. */
+  private async *pause(): AsyncGenerator<Buffer, void, undefined> {
+    if (this.encoder.pos >= this.chunkSize) yield this.encoder.take();
+    else await macrotaskTurn();
+    this.checkpoint = this.nextCheckpoint();
+  }
+
+  private nextCheckpoint(): number {
+    const turn = this.encoder.pos + this.yieldEveryBytes;
+    return this.yieldEveryBytes > 0 && turn < this.chunkSize ? turn : this.chunkSize;
   }
 
   /** Writes one array item; returns it (resolved) when it has to be streamed instead. */

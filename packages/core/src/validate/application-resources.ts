@@ -1,18 +1,19 @@
 /** Resource rules of the application template: sibling keys, id consistency per type, reference paths. */
 import type { Resource } from '../schemas/application.js';
+import type { Collection } from './collections.js';
 import type { CheckContext } from './context.js';
-import { sameName } from '../internal/name-table.js';
-import { fold, NameIndex } from './names.js';
+import { NameTable, sameName } from '../internal/name-table.js';
+import { NameIndex } from './names.js';
 
 const SMALL = 8;
 import { checkCustomProperties, type PropertyDefinitions } from './properties.js';
 
 /** The resources of one application, as references in identity_to_permissions may name them. */
 export class ResourceIndex {
-  /** Folded dot-paths of every resource, by key (id or name) and by name. */
-  readonly paths = new Set<string>();
+  /** Dot-paths of every resource, by key (id or name) and by name, compared without case. */
+  private readonly paths = new NameTable<true>();
   /** Per resource type: whether its first resource had an id. */
-  private readonly idUse = new Map<string, boolean>();
+  private readonly idUse = new NameTable<boolean>();
 
   constructor(
     private readonly propertyDefs: (resourceType: string) => PropertyDefinitions,
@@ -21,19 +22,20 @@ export class ResourceIndex {
 
   /**
    * Checks `resources` at the context's current path (a `resources` or `sub_resources` array).
-   * `prefixes` are the folded dot-paths of the parent (by key and by name).
+   * `prefixes` are the dot-paths of the parent (by key and by name).
    */
-  walk(resources: readonly Resource[], prefixes: readonly string[], ctx: CheckContext): void {
+  walk(collection: Collection<Resource>, prefixes: readonly string[], ctx: CheckContext): void {
     // Most resources have a handful of sub-resources: compare those directly instead of indexing.
-    const siblings = resources.length > SMALL ? new NameIndex('resource') : undefined;
+    const resources = Array.isArray(collection) ? (collection as readonly Resource[]) : undefined;
+    const siblings = resources && resources.length <= SMALL ? undefined : new NameIndex('resource');
     const path = ctx.path;
-    for (let i = 0; i < resources.length; i++) {
-      const r = resources[i]!;
+    let i = 0;
+    for (const r of collection) {
       path.push(i);
       const hasId = r.id !== undefined && r.id !== null;
       const key = hasId ? r.id! : r.name;
       if (siblings) siblings.add(key, i, ctx, hasId ? 'id' : 'name', r.operation);
-      else {
+      else if (resources) {
         for (let j = 0; j < i; j++) {
           const other = resources[j]!;
           if (sameName(other.id ?? other.name, key)) {
@@ -47,27 +49,28 @@ export class ResourceIndex {
       if (r.custom_properties) {
         checkCustomProperties(r.custom_properties, this.propertyDefs(r.resource_type), `resource type ${JSON.stringify(r.resource_type)}`, ctx);
       }
-      const name = fold(r.name);
-      const mine = prefixes.length === 0 ? [name] : prefixes.map((p) => `${p}.${name}`);
-      if (hasId) {
-        const id = fold(r.id!);
-        for (const p of prefixes.length === 0 ? [id] : prefixes.map((q) => `${q}.${id}`)) mine.push(p);
+      const mine: string[] = [];
+      for (const name of hasId ? [r.name, r.id!] : [r.name]) {
+        if (prefixes.length === 0) mine.push(name);
+        else for (const p of prefixes) mine.push(`${p}.${name}`);
       }
-      for (const p of mine) this.paths.add(p);
-      if (r.sub_resources?.length) {
+      for (const p of mine) this.paths.insert(p, true);
+      if (r.sub_resources) {
         path.push('sub_resources');
         this.walk(r.sub_resources, mine, ctx);
         path.pop();
       }
       path.pop();
+      i++;
     }
   }
 
   private checkIdUse(r: Resource, hasId: boolean, ctx: CheckContext): void {
-    const type = fold(r.resource_type);
-    const firstHadId = this.idUse.get(type);
+    const type = r.resource_type;
+    const found = this.idUse.find(type);
+    const firstHadId = found === -1 ? undefined : this.idUse.valueAt(found);
     if (firstHadId === undefined) {
-      this.idUse.set(type, hasId);
+      this.idUse.insert(type, hasId);
     } else if (firstHadId !== hasId) {
       ctx.error(
         `resources of type ${JSON.stringify(r.resource_type)} must either all have an id or none: ` +
@@ -79,6 +82,6 @@ export class ResourceIndex {
 
   /** Whether `ref` (a key or name, sub-resources joined with `.`) names a resource. */
   has(ref: string): boolean {
-    return this.paths.has(fold(ref));
+    return this.paths.find(ref) !== -1;
   }
 }

@@ -1,5 +1,10 @@
 /** Semantic rules of the application template, run after the structural check passed. */
-import { IDENTITY_TYPES, type Application, type ApplicationPayload, type IdentityToPermissions } from '../schemas/application.js';
+import {
+  IDENTITY_TYPES, identityToPermissionsSchema, localUserSchema,
+  type Application, type ApplicationPayload, type IdentityToPermissions, type LocalUser,
+} from '../schemas/application.js';
+import { compile } from './compile.js';
+import { isStreamed, toArray, type Collection } from './collections.js';
 import type { CheckContext } from './context.js';
 import { ResourceIndex } from './application-resources.js';
 import { findCycles, fold, NameIndex } from './names.js';
@@ -27,7 +32,7 @@ export function checkApplicationPayload(p: ApplicationPayload, ctx: CheckContext
 
   const permissions = new NameIndex('permission');
   ctx.at('permissions', () =>
-    (p.permissions ?? []).forEach((perm, i) =>
+    toArray(p.permissions).forEach((perm, i) =>
       ctx.at(i, () => {
         permissions.add(perm.name, i, ctx, 'name', perm.operation);
         if (!incremental && perm.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
@@ -37,8 +42,9 @@ export function checkApplicationPayload(p: ApplicationPayload, ctx: CheckContext
 
   const apps = new NameIndex('application');
   const scopes = new Map<string, AppScope>();
+  const applications = toArray(p.applications);
   ctx.at('applications', () =>
-    p.applications.forEach((app, i) =>
+    applications.forEach((app, i) =>
       ctx.at(i, () => {
         if (!apps.add(app.name, i, ctx, 'name', app.operation)) return;
         scopes.set(fold(app.name), checkApplication(app, definitions.get(fold(app.application_type)), permissions, ctx, incremental, options));
@@ -49,7 +55,7 @@ export function checkApplicationPayload(p: ApplicationPayload, ctx: CheckContext
   ctx.at('identity_to_permissions', () => checkIdentityToPermissions(p.identity_to_permissions ?? [], scopes, permissions, ctx, incremental, options));
 
   if (incremental) return;
-  p.applications.forEach((app, i) => {
+  applications.forEach((app, i) => {
     const scope = scopes.get(fold(app.name));
     if (scope && scope.app === app && scope.users.size + scope.groups.size + scope.roles.size === 0 && !scope.hasIdpIdentity) {
       ctx.error('an application needs at least one identity: a local user, local group, local role, or an idp identity in identity_to_permissions', 'applications', i);
@@ -75,7 +81,7 @@ function checkApplication(
 
   // Groups first: users and groups reference them.
   const groups = new NameIndex('local group');
-  const groupList = app.local_groups ?? [];
+  const groupList = toArray(app.local_groups);
   path.push('local_groups');
   groupList.forEach((g, i) => {
     path.push(i);
@@ -85,7 +91,7 @@ function checkApplication(
     checkIdentities(g.identities, ctx, options);
     path.pop();
   });
-  for (const [i, g] of groupList.entries()) if (g.unique_id) groups.alias(g.name, i);
+  groupList.forEach((g, i) => g.unique_id && groups.alias(g.name, i));
   const parents: number[][] = groupList.map(() => []);
   groupList.forEach((g, i) =>
     (g.groups ?? []).forEach((ref, j) => {
@@ -102,7 +108,7 @@ function checkApplication(
 
   const roles = new NameIndex('local role');
   path.push('local_roles');
-  (app.local_roles ?? []).forEach((r, i) => {
+  toArray(app.local_roles).forEach((r, i) => {
     path.push(i);
     roles.add(keyOf(r), i, ctx, r.unique_id ? 'unique_id' : 'name', r.operation);
     if (r.unique_id) roles.alias(r.name, i);
@@ -122,12 +128,20 @@ function checkApplication(
   const users = new NameIndex('local user');
   const userDefs = def?.local_user_properties;
   const userWhere = `local_user_properties of application type ${type}`;
-  const userList = app.local_users ?? [];
   path.push('local_users');
-  for (let i = 0; i < userList.length; i++) {
-    const u = userList[i]!;
-    path.push(i);
-    users.add(u.unique_id ?? u.name, i, ctx, u.unique_id ? 'unique_id' : 'name', u.operation);
+  let i = 0;
+  const checkShape = compile(localUserSchema, { partial: incremental });
+  for (const u of (app.local_users ?? []) as Collection<LocalUser>) {
+    path.push(i++);
+    // The structural walk left users to this loop, so a streamed collection is read once.
+    const before = ctx.errors.length;
+    checkShape(u, ctx);
+    if (ctx.errors.length !== before) {
+      path.pop();
+      continue;
+    }
+    users.add(u.unique_id ?? u.name, i - 1, ctx, u.unique_id ? 'unique_id' : 'name', u.operation);
+    if (u.unique_id) users.alias(u.name, i - 1);
     if (u.operation) notIncremental(u.operation);
     if (u.custom_properties) checkCustomProperties(u.custom_properties, userDefs, userWhere, ctx);
     const refs = u.groups;
@@ -139,12 +153,11 @@ function checkApplication(
     if (options.knownIdentity && u.identities) checkIdentities(u.identities, ctx, options);
     path.pop();
   }
-  for (const [i, u] of userList.entries()) if (u.unique_id) users.alias(u.name, i);
   path.pop();
 
   const creds = new NameIndex('local access credential');
   path.push('local_access_creds');
-  (app.local_access_creds ?? []).forEach((c, i) =>
+  toArray(app.local_access_creds).forEach((c, i) =>
     ctx.at(i, () => {
       creds.add(keyOf(c), i, ctx, c.unique_id ? 'unique_id' : 'name', c.operation);
       notIncremental(c.operation);
@@ -171,7 +184,7 @@ function checkIdentities(identities: readonly string[] | null | undefined, ctx: 
 }
 
 function checkIdentityToPermissions(
-  entries: readonly IdentityToPermissions[],
+  entries: Collection<IdentityToPermissions>,
   scopes: Map<string, AppScope>,
   permissions: NameIndex,
   ctx: CheckContext,
@@ -199,9 +212,17 @@ function checkIdentityToPermissions(
     checkLocalIdentity(entry, scope, ctx);
     return scope;
   };
-  for (let i = 0; i < entries.length; i++) {
-    const entry = entries[i]!;
+  let i = 0;
+  const checkShape = compile(identityToPermissionsSchema, { partial: incremental });
+  for (const entry of entries) {
     path.push(i);
+    const before = ctx.errors.length;
+    checkShape(entry, ctx);
+    if (ctx.errors.length !== before) {
+      path.pop();
+      i++;
+      continue;
+    }
     seen.add(entry.identity, i, ctx, 'identity', entry.operation, IDENTITY_TYPES.indexOf(entry.identity_type));
     if (!incremental && entry.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
     if (entry.identity_type === 'idp' && options.knownIdentity && !options.knownIdentity(entry.identity)) {
@@ -230,6 +251,7 @@ function checkIdentityToPermissions(
       }
     }
     path.pop();
+    i++;
   }
 }
 
@@ -248,4 +270,31 @@ function checkResourceRefs(refs: readonly string[] | null | undefined, scope: Ap
       ctx.error(`resource ${JSON.stringify(ref)} does not exist in application ${JSON.stringify(scope.app.name)} (name sub-resources as parent.child)`, list, j, 'resources', k);
     }
   });
+}
+
+/**
+ * The shape checks of the collections the structural walk left to the semantic pass, for when the
+ * rest of the payload is malformed and references cannot be resolved: every violation is still listed.
+ */
+export function checkDeferredShapes(p: unknown, ctx: CheckContext, incremental: boolean): void {
+  if (typeof p !== 'object' || p === null) return;
+  const { applications, identity_to_permissions: grants } = p as Record<string, unknown>;
+  const walk = (list: unknown, check: ReturnType<typeof compile>, ...at: (string | number)[]) => {
+    if (!Array.isArray(list) && !isStreamed(list)) return;
+    ctx.path.push(...at);
+    let i = 0;
+    for (const item of list as Iterable<unknown>) {
+      ctx.path.push(i++);
+      check(item, ctx);
+      ctx.path.pop();
+    }
+    ctx.path.length -= at.length;
+  };
+  const users = compile(localUserSchema, { partial: incremental });
+  if (Array.isArray(applications)) {
+    applications.forEach((app: unknown, i) => {
+      if (typeof app === 'object' && app !== null) walk((app as Record<string, unknown>).local_users, users, 'applications', i, 'local_users');
+    });
+  }
+  walk(grants, compile(identityToPermissionsSchema, { partial: incremental }), 'identity_to_permissions');
 }

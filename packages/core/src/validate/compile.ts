@@ -6,6 +6,7 @@
  * when compiling, so it can never silently accept what zod would reject.
  */
 import type * as z from 'zod';
+import { isStreamed } from './collections.js';
 import { type CheckContext, formatPath, kindOf } from './context.js';
 
 /** Checks one value at the context's current path, reporting violations to the context. */
@@ -30,25 +31,47 @@ export interface CompileOptions {
    * `delete` entries carry only some fields. Unknown keys and wrong types are still errors.
    */
   partial?: boolean;
+  /**
+   * Element schemas whose collections are only type-checked (array or iterable), not walked: the
+   * caller checks their items itself, so a streamed collection is read once.
+   */
+  deferred?: readonly z.ZodType[];
 }
 
-const caches = { full: new WeakMap<object, Check>(), partial: new WeakMap<object, Check>() };
-let cache = caches.full;
-let partial = false;
+interface Mode {
+  partial: boolean;
+  deferred: ReadonlySet<object>;
+  cache: WeakMap<object, Check>;
+}
+
+const caches = new Map<string, WeakMap<object, Check>>();
+let mode: Mode = { partial: false, deferred: new Set(), cache: new WeakMap() };
 
 /** Returns the (memoized) checker of `schema`. */
 export function compile(schema: z.ZodType, options: CompileOptions = {}): Check {
+  const deferred = new Set<object>(options.deferred ?? []);
+  const key = `${options.partial ? 'p' : 'f'}:${(options.deferred ?? []).map((d) => deferredIds.get(d) ?? register(d)).join(',')}`;
+  let cache = caches.get(key);
+  if (!cache) caches.set(key, (cache = new WeakMap()));
   // Compilation is synchronous, so the mode can live in module state for its duration.
-  const previous = [cache, partial] as const;
-  [cache, partial] = options.partial ? [caches.partial, true] : [caches.full, false];
+  const previous = mode;
+  mode = { partial: options.partial ?? false, deferred, cache };
   try {
     return compileSchema(schema as unknown as AnySchema);
   } finally {
-    [cache, partial] = previous;
+    mode = previous;
   }
 }
 
+const deferredIds = new WeakMap<object, number>();
+let nextId = 0;
+function register(schema: object): number {
+  deferredIds.set(schema, ++nextId);
+  return nextId;
+}
+
 function compileSchema(schema: AnySchema): Check {
+  const cache = mode.cache;
   const hit = cache.get(schema);
   if (hit) return hit;
   // Recursive schemas (sub-resources) reach themselves through z.lazy: hand out a forwarder first.
@@ -72,9 +95,9 @@ function build(def: Def): Check {
     }
     case 'lazy': {
       // Resolved on first use, in the mode this checker was compiled in.
-      const mode = { partial };
+      const options: CompileOptions = { partial: mode.partial, deferred: [...mode.deferred] as z.ZodType[] };
       let inner: Check | undefined;
-      return (v, ctx) => (inner ??= compile((def.getter as () => z.ZodType)(), mode))(v, ctx);
+      return (v, ctx) => (inner ??= compile((def.getter as () => z.ZodType)(), options))(v, ctx);
     }
     case 'string':
       return withChecks(def, (v) => typeof v === 'string', 'a string');
@@ -194,15 +217,30 @@ function oneOf(def: Def, values: unknown[]): Check {
 }
 
 function buildArray(def: Def): Check {
+  if (mode.deferred.has(def.element as object)) {
+    return (v, ctx) => {
+      if (!Array.isArray(v) && !isStreamed(v)) ctx.error(`must be an array, got ${kindOf(v)}`);
+    };
+  }
   const item = compileSchema(def.element as AnySchema);
   const checks = (def.checks ?? []).map((c) => compileCheck(c._zod.def));
   return (v, ctx) => {
-    if (!Array.isArray(v)) return ctx.error(`must be an array, got ${kindOf(v)}`);
+    const path = ctx.path;
+    if (!Array.isArray(v)) {
+      // A streamed collection (the serializer's extension of JSON): walked once, like an array.
+      if (!isStreamed(v)) return ctx.error(`must be an array, got ${kindOf(v)}`);
+      let i = 0;
+      for (const x of v) {
+        path.push(i++);
+        item(x, ctx);
+        path.pop();
+      }
+      return;
+    }
     for (const check of checks) {
       const problem = check(v);
       if (problem !== undefined) ctx.error(problem);
     }
-    const path = ctx.path;
     for (let i = 0; i < v.length; i++) {
       path.push(i);
       item(v[i], ctx);
@@ -222,7 +260,7 @@ function buildObject(def: Def): Check {
   const required: string[] = [];
   for (const [key, field] of Object.entries(shape)) {
     known[key] = compileSchema(field);
-    if (!partial && !isOptional(field)) required.push(key);
+    if (!mode.partial && !isOptional(field)) required.push(key);
   }
   const catchall = def.catchall as AnySchema | undefined;
   const strict = catchall?._zod.def.type === 'never';

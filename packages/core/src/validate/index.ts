@@ -7,7 +7,10 @@ import type { ApplicationPayload } from '../schemas/application.js';
 import type { HrisPayload } from '../schemas/hris.js';
 import type { IdentityProviderPayload } from '../schemas/identity-provider.js';
 import { payloadSchemas, TEMPLATES, type Template } from '../schemas/templates.js';
-import { checkApplicationPayload } from './application.js';
+import { checkApplicationPayload, checkDeferredShapes } from './application.js';
+import { identityToPermissionsSchema, localUserSchema } from '../schemas/application.js';
+
+const DEFERRED = [localUserSchema, identityToPermissionsSchema];
 import { compile } from './compile.js';
 import { CheckContext } from './context.js';
 import { checkHrisPayload } from './hris.js';
@@ -39,9 +42,14 @@ export function validate(template: Template, payload: unknown, options: Semantic
     payload = rest;
   }
   const incremental = payload !== null && typeof payload === 'object' && (payload as { incremental_change?: unknown }).incremental_change === true;
-  compile(payloadSchemas[template], { partial: incremental })(payload, ctx);
-  // References are only meaningful once the shape is right.
-  if (ctx.errors.length > 0) return { errors: ctx.errors, warnings: ctx.warnings };
+  // The largest collections are checked entity by entity in the semantic pass, so each is read once.
+  const deferred = template === 'application' ? DEFERRED : [];
+  compile(payloadSchemas[template], { partial: incremental, deferred })(payload, ctx);
+  // References are only meaningful once the shape is right; the deferred shapes are still listed.
+  if (ctx.errors.length > 0) {
+    if (template === 'application') checkDeferredShapes(payload, ctx, incremental);
+    return { errors: ctx.errors, warnings: ctx.warnings };
+  }
   switch (template) {
     case 'application':
       checkApplicationPayload(payload as ApplicationPayload, ctx, options);

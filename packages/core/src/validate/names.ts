@@ -14,6 +14,7 @@ export function fold(name: string): string {
 export class NameIndex {
   private readonly table = new NameTable<number>();
   private readonly ops = new Map<number, string>();
+  private aliases: NameTable<number> | undefined;
 
   constructor(private readonly kind: string) {}
 
@@ -39,18 +40,23 @@ export class NameIndex {
     return false;
   }
 
-  /** Registers a second key (an alias, such as a name beside a unique id) without duplicate checks. */
+  /**
+   * Registers a second name (such as a name beside a unique id) that references may use. Aliases
+   * live apart from keys, so an alias never makes a later key a duplicate; keys win on lookup.
+   */
   alias(key: string, index: number): void {
-    this.table.insert(key, index);
+    (this.aliases ??= new NameTable<number>()).insert(key, index);
   }
 
   has(key: string, salt = 0): boolean {
-    return this.table.find(key, salt) !== -1;
+    return this.table.find(key, salt) !== -1 || (this.aliases !== undefined && this.aliases.find(key, salt) !== -1);
   }
 
   get(key: string): number | undefined {
     const i = this.table.find(key);
-    return i === -1 ? undefined : this.table.valueAt(i);
+    if (i !== -1) return this.table.valueAt(i);
+    const j = this.aliases?.find(key) ?? -1;
+    return j === -1 ? undefined : this.aliases!.valueAt(j);
   }
 
   get size(): number {

@@ -110,6 +110,35 @@ describe('incremental payloads carry partial entities', () => {
     expect(validate('application', p).errors).toEqual([]);
     p.permissions[0].colour = 'red';
     p.applications[0].local_users[0].is_active = 'no';
-    expect(validate('application', p).errors.map((e) => e.field)).toEqual(['applications[0].local_users[0].is_active', 'permissions[0].colour']);
+    expect(validate('application', p).errors.map((e) => e.field).sort()).toEqual(['applications[0].local_users[0].is_active', 'permissions[0].colour']);
+  });
+});
+
+describe('streamed collections', () => {
+  function* once<T>(items: T[], reads: { count: number }) {
+    reads.count++;
+    yield* items;
+  }
+  it('validates users and grants given as one-shot iterables, reading each once', () => {
+    const p = app();
+    const userReads = { count: 0 };
+    const grantReads = { count: 0 };
+    wiki(p).local_users = once(wiki(p).local_users, userReads);
+    p.identity_to_permissions = once(p.identity_to_permissions, grantReads);
+    expect(validate('application', p)).toEqual({ errors: [], warnings: [] });
+    expect([userReads.count, grantReads.count]).toEqual([1, 1]);
+  });
+  it('reports problems inside a streamed collection with their index', () => {
+    const p = app();
+    const users = [...wiki(p).local_users, { name: 'carol', groups: ['Nobody'] }, { name: 'dan', is_active: 'yes' }];
+    wiki(p).local_users = once(users, { count: 0 });
+    const { errors } = validate('application', p);
+    expect(errors.map((e) => e.field).sort()).toEqual(['applications[0].local_users[2].groups[0]', 'applications[0].local_users[3].is_active']);
+  });
+  it('still lists the shape errors of streamed users when the rest of the payload is malformed', () => {
+    const p = app();
+    p.permissions[0].permission_type = 'DataRead';
+    wiki(p).local_users = once([{ name: 'carol', is_active: 'yes' }], { count: 0 });
+    expect(validate('application', p).errors.map((e) => e.field).sort()).toEqual(['applications[0].local_users[0].is_active', 'permissions[0].permission_type']);
   });
 });

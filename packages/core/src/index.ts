@@ -2,6 +2,9 @@
 
 export { OaaError, ValidationError, redact, type OaaErrorOptions, type Violation } from './errors.js';
 
+/** zod, re-exported so plugins define config schemas with the same zod instance as the runner. */
+export { z } from 'zod';
+
 // Schemas and types
 export {
   MAX_STRING_BYTES, fitsUtf8, isRfc3339, payloadString, timestamp,

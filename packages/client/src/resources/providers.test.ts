@@ -1,0 +1,70 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ServiceError } from '../errors.js';
+import { startTestEmulator } from '../test-support/emulator.js';
+import type { TestEmulator } from '../test-support/emulator.js';
+
+let emu: TestEmulator;
+beforeEach(async () => {
+  emu = await startTestEmulator();
+});
+afterEach(async () => {
+  await emu?.close();
+});
+
+describe('providers', () => {
+  it('creates, gets, lists and deletes a provider', async () => {
+    const client = emu.client();
+    const created = await client.providers.create({ name: 'HR Export', template: 'hris' });
+    expect(created).toMatchObject({ name: 'HR Export', custom_template: 'hris', state: 'ENABLED' });
+    expect(await client.providers.get(created.id)).toMatchObject({ id: created.id, name: 'HR Export' });
+    expect((await client.providers.list().toArray()).map((p) => p.id)).toEqual([created.id]);
+    await client.providers.delete(created.id);
+    await expect(client.providers.get(created.id)).rejects.toMatchObject({ status: 404, code: 'NotFound' });
+    expect(await client.providers.findByName('HR Export')).toBeUndefined();
+  });
+
+  it('find-or-create reuses the provider with the same name', async () => {
+    const client = emu.client();
+    const first = await client.providers.findOrCreate({ name: 'Wiki', template: 'application' });
+    const second = await client.providers.findOrCreate({ name: 'Wiki', template: 'application' });
+    expect(first.created).toBe(true);
+    expect(second).toEqual({ provider: first.provider, created: false });
+    expect(await client.providers.list().toArray()).toHaveLength(1);
+    await expect(client.providers.findOrCreate({ name: 'Wiki', template: 'hris' })).rejects.toMatchObject({ code: 'PROVIDER_TEMPLATE_MISMATCH' });
+  });
+
+  it('walks every page of a list', async () => {
+    const client = emu.client();
+    const names = ['p1', 'p2', 'p3', 'p4', 'p5'];
+    for (const name of names) await client.providers.create({ name, template: 'application' });
+    const list = client.providers.list({ pageSize: 2, orderBy: 'name' });
+    let pages = 0;
+    for await (const _page of list.pages()) pages++;
+    expect(pages).toBeGreaterThanOrEqual(3);
+    expect((await list.toArray()).map((p) => p.name).sort()).toEqual(names);
+  });
+
+  it('finds names with spaces and quotes, sending spaces as + and never %2B', async () => {
+    const client = emu.client();
+    const tricky = await client.providers.create({ name: 'Acme "Main" App', template: 'application' });
+    await client.providers.create({ name: 'Acme Main App', template: 'application' });
+    await client.providers.create({ name: 'R&D: Ops', template: 'application' });
+    expect((await client.providers.findByName('Acme "Main" App'))?.id).toBe(tricky.id);
+    expect((await client.providers.findByName('R&D: Ops'))?.name).toBe('R&D: Ops');
+    const lists = await emu.admin.calls.list({ method: 'GET', path: '/api/v1/providers/custom' });
+    const queries = lists.map((c) => c.query);
+    expect(queries).toContain('filter=name+eq+%22Acme+%5C%22Main%5C%22+App%22');
+    expect(queries).toContain('filter=name+eq+%22R%26D%3A+Ops%22');
+    expect(queries.join('&')).not.toContain('%2B');
+  });
+
+  it('answers a bad create with a typed 400 naming the field', async () => {
+    const client = emu.client();
+    const error = await client.providers.create({ name: 'Bad', template: 'nope' as 'hris' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    const e = error as ServiceError;
+    expect(e).toMatchObject({ status: 400, code: 'InvalidArgument', reason: 'INVALID_ARGUMENTS', method: 'POST', path: '/api/v1/providers/custom' });
+    expect(e.violations.map((v) => v.field)).toContain('custom_template');
+    expect(e.requestId).toMatch(/\w+/);
+  });
+});

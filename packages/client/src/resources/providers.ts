@@ -1,0 +1,86 @@
+import { OaaError } from '@oaakit/core';
+import type { Api } from '../api.js';
+import { paginate } from '../paginate.js';
+import type { Paginated } from '../paginate.js';
+import type { CustomTemplate, Page, Provider, ProviderCreateFields } from '../types.js';
+import { listQuery } from './list-options.js';
+import type { CallOptions, ListOptions } from './list-options.js';
+import { PROVIDERS, providerPath } from './paths.js';
+
+
+/** A provider to create: `template` is sent as `custom_template`; other fields as named. */
+export interface ProviderCreateInput extends ProviderCreateFields {
+  name: string;
+  template: CustomTemplate;
+}
+
+/** Custom providers: `/api/v1/providers/custom`. */
+export interface ProvidersApi {
+  /** All providers matching the options, across pages. */
+  list(options?: ListOptions): Paginated<Provider>;
+  get(id: string, options?: CallOptions): Promise<Provider>;
+  /**
+   * Creates a provider. If the answer is lost (timeout, dropped connection, 5xx), the provider is
+   * looked up by name before the create is sent again, so a retry never makes a duplicate.
+   */
+  create(input: ProviderCreateInput, options?: CallOptions): Promise<Provider>;
+  /** Deletes a provider and its data sources. A retry that finds it gone (the lost answer was a success) counts as done. */
+  delete(id: string, options?: CallOptions): Promise<void>;
+  /** The provider with exactly this name, skipping one being deleted; undefined when none. */
+  findByName(name: string, options?: CallOptions): Promise<Provider | undefined>;
+  /**
+   * Reuses the provider with this name, or creates it. Fails when the existing one has another
+   * template, because a payload of one template cannot be pushed to a provider of another.
+   */
+  findOrCreate(input: ProviderCreateInput, options?: CallOptions): Promise<{ provider: Provider; created: boolean }>;
+}
+
+/** Binds the providers resource to a request function. */
+export function providersApi(api: Api): ProvidersApi {
+  const self: ProvidersApi = {
+    list(options = {}) {
+      return paginate((token) =>
+        api.call<Page<Provider>>({ method: 'GET', path: PROVIDERS, query: listQuery(options, token), signal: options.signal }),
+      );
+    },
+    async get(id, options = {}) {
+      const res = await api.call<{ value: Provider }>({ method: 'GET', path: providerPath(id), signal: options.signal });
+      return res.value;
+    },
+    async create(input, options = {}) {
+      const { name, template, ...fields } = input;
+      const res = await api.call<{ value: Provider }>(
+        { method: 'POST', path: PROVIDERS, body: { name, custom_template: template, ...fields }, signal: options.signal },
+        {
+          recover: async () => {
+            const found = await self.findByName(name, options);
+            return found === undefined ? undefined : { value: found };
+          },
+        },
+      );
+      return res.value;
+    },
+    async delete(id, options = {}) {
+      await api.call({ method: 'DELETE', path: providerPath(id), signal: options.signal }, 'delete');
+    },
+    async findByName(name, options = {}) {
+      for await (const provider of self.list({ filter: { name }, signal: options.signal })) {
+        if (provider.name === name && provider.state !== 'DELETING') return provider;
+      }
+      return undefined;
+    },
+    async findOrCreate(input, options = {}) {
+      const found = await self.findByName(input.name, options);
+      if (found === undefined) return { provider: await self.create(input, options), created: true };
+      if (found.custom_template != null && found.custom_template !== input.template) {
+        throw new OaaError(`provider "${input.name}" exists with template ${found.custom_template}, not ${input.template}`, {
+          code: 'PROVIDER_TEMPLATE_MISMATCH',
+          details: { providerId: found.id, template: found.custom_template, wanted: input.template },
+          hints: ['use another provider name, or the template of the existing provider'],
+        });
+      }
+      return { provider: found, created: false };
+    },
+  };
+  return self;
+}

@@ -1,0 +1,111 @@
+import { gzipSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Client } from '../client.js';
+import { appPayload, randomUsers } from '../test-support/payloads.js';
+import type { LocalUserLike } from '../test-support/payloads.js';
+import { startTestEmulator } from '../test-support/emulator.js';
+import type { TestEmulator } from '../test-support/emulator.js';
+import { rawBytesPerBody } from './push-payload.js';
+
+let emu: TestEmulator;
+beforeEach(async () => {
+  emu = await startTestEmulator();
+});
+afterEach(async () => {
+  await emu?.close();
+});
+
+async function target(client: Client): Promise<{ providerId: string; dataSourceId: string }> {
+  const { provider } = await client.providers.findOrCreate({ name: 'Wiki', template: 'application' });
+  const { dataSource } = await client.dataSources.findOrCreate({ providerId: provider.id, name: 'prod' });
+  return { providerId: provider.id, dataSourceId: dataSource.id };
+}
+
+async function* slowly(users: LocalUserLike[]): AsyncGenerator<LocalUserLike> {
+  for (const u of users) {
+    await Promise.resolve();
+    yield u;
+  }
+}
+
+const SMALL_BODY = 64 * 1024;
+
+describe('pushPayload', () => {
+  it('pushes a small payload in one gzip request and the data source reports SUCCESS', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const result = await client.pushPayload({ ...ref, payload: appPayload(randomUsers(10)) });
+    expect(result).toMatchObject({ mode: 'single', chunks: 1, warnings: [] });
+    expect(result.jsonBytes).toBeGreaterThan(result.compressedBytes);
+    expect((await client.dataSources.get(ref)).status).toBe('SUCCESS');
+    expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(10);
+  });
+
+  it('returns the warnings the service gives', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const payload = appPayload([{ name: 'ann', groups: ['staff'] }]);
+    (payload['applications'] as Record<string, unknown>[])[0]!['local_roles'] = [{ name: 'viewer', permissions: ['View'] }, { name: 'empty' }];
+    const { warnings } = await client.pushPayload({ ...ref, payload });
+    expect(warnings.map((w) => w.message).join('\n')).toMatch(/Role is missing permission/);
+  });
+
+  it('switches to multipart above the body limit, streaming from an async iterable, and every entity arrives', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const users = randomUsers(4000);
+    const result = await client.pushPayload({ ...ref, payload: appPayload(slowly(users)), maxBodyBytes: SMALL_BODY, concurrency: 2 });
+    expect(result.mode).toBe('multipart');
+    expect(result.chunks).toBe(Math.ceil(result.compressedBytes / rawBytesPerBody(SMALL_BODY)));
+    expect(result.chunks).toBeGreaterThan(2);
+    const uploads = (await emu.admin.calls.list({ method: 'POST' })).filter((c) => c.path.endsWith(':parts'));
+    expect(uploads).toHaveLength(result.chunks + 2);
+    expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(4000);
+  });
+
+  it('sends uncompressed payloads escaped in one push, or as raw JSON slices in multipart', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const small = await client.pushPayload({ ...ref, payload: appPayload([{ name: 'zoë "z" ✓', groups: ['staff'] }]), compression: 'none' });
+    expect(small).toMatchObject({ mode: 'single', warnings: [] });
+    expect(small.compressedBytes).toBe(small.jsonBytes);
+    const big = await client.pushPayload({ ...ref, payload: appPayload(randomUsers(2000)), compression: 'none', maxBodyBytes: SMALL_BODY });
+    expect(big).toMatchObject({ mode: 'multipart', warnings: [] });
+    expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(2000);
+  });
+
+  it('retries multipart calls on their own when they meet a 503 or a dropped connection', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    await emu.admin.faults.add({ method: 'POST', path: '*:parts', status: 503, count: 2 });
+    await emu.admin.faults.add({ method: 'POST', path: '*:parts', drop: true, count: 2 });
+    const result = await client.pushPayload({ ...ref, payload: appPayload(randomUsers(2000)), maxBodyBytes: SMALL_BODY });
+    expect(result.mode).toBe('multipart');
+    expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(2000);
+  });
+
+  it('fails clearly, with hints, when a payload needs more than 99 chunks', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const error = await client.pushPayload({ ...ref, payload: appPayload(randomUsers(20_000)), maxBodyBytes: 4096 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect((error as { hints: string[] }).hints.join(' ')).toMatch(/several data sources/);
+  });
+
+  it('stops when the caller aborts', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const controller = new AbortController();
+    controller.abort();
+    await expect(client.pushPayload({ ...ref, payload: appPayload(randomUsers(5)), signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    expect((await client.dataSources.get(ref)).status).not.toBe('SUCCESS');
+  });
+
+  it('accepts gzip bytes that were serialized elsewhere', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const gz = gzipSync(JSON.stringify(appPayload(randomUsers(5))));
+    const result = await client.pushPayload({ ...ref, stream: [gz.subarray(0, 10), gz.subarray(10)].values() as unknown as AsyncIterable<Uint8Array> });
+    expect(result).toMatchObject({ mode: 'single', jsonBytes: undefined, compressedBytes: gz.length });
+  });
+});

@@ -7,6 +7,8 @@ export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
 
 step() { printf '\n== %s\n' "$*"; }
 
+step "system packages"
+bash scripts/setup-system.sh
 step "install"
 npm ci --no-audit --no-fund
 step "build"

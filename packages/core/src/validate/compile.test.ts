@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compile } from './compile.js';
 import { CheckContext } from './context.js';
-import { fixture } from './test-helpers.js';
+import { fixture } from '../test-support/fixtures.js';
 import { payloadSchemas } from '../schemas/templates.js';
 import { multipartRequestSchema, pushRequestSchema } from '../schemas/requests.js';
 

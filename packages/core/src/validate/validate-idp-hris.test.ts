@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from './index.js';
-import { fixture } from './test-helpers.js';
-import type { Violation } from '../errors.js';
-
-function expectOnly(list: Violation[], field: string, description: RegExp) {
-  expect(list, JSON.stringify(list)).toHaveLength(1);
-  expect(list[0]!.field).toBe(field);
-  expect(list[0]!.description).toMatch(description);
-}
+import { expectOnly, fixture } from '../test-support/fixtures.js';
 
 describe('identity_provider', () => {
   const idp = () => fixture('identity-provider');

@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from './index.js';
-import { fixture } from './test-helpers.js';
-import type { Violation } from '../errors.js';
+import { expectOnly, fixture } from '../test-support/fixtures.js';
 
 const app = () => fixture('application');
 const wiki = (p: any) => p.applications[0];
-
-function expectOnly(list: Violation[], field: string, description: RegExp) {
-  expect(list, JSON.stringify(list)).toHaveLength(1);
-  expect(list[0]!.field).toBe(field);
-  expect(list[0]!.description).toMatch(description);
-}
 
 describe('application identities', () => {
   it('requires at least one identity per application', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from './index.js';
-import { fixture } from './test-helpers.js';
+import { expectOnly, fixture } from '../test-support/fixtures.js';
 import type { Violation } from '../errors.js';
 
 const app = () => fixture('application');
@@ -8,12 +8,6 @@ const wiki = (p: any) => p.applications[0];
 
 /** The violations at `field`, for assertions that name the path a user would look at. */
 const at = (list: Violation[], field: string) => list.filter((v) => v.field === field);
-
-function expectOnly(list: Violation[], field: string, description: RegExp) {
-  expect(list, JSON.stringify(list)).toHaveLength(1);
-  expect(list[0]!.field).toBe(field);
-  expect(list[0]!.description).toMatch(description);
-}
 
 describe('the fixtures are valid', () => {
   it.each([

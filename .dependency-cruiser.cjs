@@ -10,20 +10,34 @@ module.exports = {
     },
     {
       name: 'runner-never-imports-emulator-or-cli',
+      comment: 'the CLI is the composition root that wires the embedded emulator in (tests may start one)',
       severity: 'error',
-      from: { path: '^packages/runner/' },
+      from: { path: '^packages/runner/src/', pathNot: '[.]test[.]ts$|/test-support/' },
       to: { path: '^packages/(emulator|cli)/' },
+    },
+    {
+      name: 'client-imports-core-only',
+      severity: 'error',
+      from: { path: '^packages/client/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      to: { path: '^packages/(runner|emulator|cli)/' },
+    },
+    {
+      name: 'emulator-imports-core-only',
+      severity: 'error',
+      from: { path: '^packages/emulator/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      to: { path: '^packages/(client|runner|cli)/' },
     },
     {
       name: 'plugins-import-core-only',
       severity: 'error',
-      from: { path: '^plugins/' },
+      from: { path: '^plugins/[^/]+/src/', pathNot: '[.]test[.]ts$|/test-support/' },
       to: { path: '^packages/(client|runner|emulator|cli)/' },
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)dist/' },
+    // Workspace packages resolve to their dist/: keep those modules as leaves so rules can see them.
+    doNotFollow: { path: 'node_modules|(^|/)dist/' },
+    exclude: { path: '/test-fixtures/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.base.json' },
     enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'types', 'default'] },

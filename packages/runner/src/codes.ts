@@ -1,0 +1,41 @@
+/**
+ * The stable `code`s of the `OaaError`s the runner throws. The CLI maps them to exit codes; they
+ * never change meaning once released.
+ */
+export const RUNNER_ERROR_CODES = {
+  /** No config file where one was looked for. */
+  CONFIG_NOT_FOUND: 'CONFIG_NOT_FOUND',
+  /** The config file is not valid YAML/JSON or breaks the schema; `details.violations` lists each key. */
+  CONFIG_INVALID: 'CONFIG_INVALID',
+  /** No connector with the id asked for in the config. */
+  CONNECTOR_NOT_FOUND: 'CONNECTOR_NOT_FOUND',
+  /** A plugin could not be found, imported, or its export is not a connector. */
+  PLUGIN_INVALID: 'PLUGIN_INVALID',
+  /** A plugin was written for another connector apiVersion. */
+  PLUGIN_API_VERSION: 'PLUGIN_API_VERSION',
+  /** A declared secret has no reference, or its reference resolves to nothing. */
+  SECRET_MISSING: 'SECRET_MISSING',
+  /** A target URL is known but no API key was found for it. */
+  CREDENTIALS_MISSING: 'CREDENTIALS_MISSING',
+  /** The OS keychain (Secret Service, Keychain, Credential Manager) could not be used. */
+  KEYCHAIN_UNAVAILABLE: 'KEYCHAIN_UNAVAILABLE',
+  /** Another run holds the lock of this data source's state. */
+  STATE_LOCKED: 'STATE_LOCKED',
+  /** A state file could not be read back (hand-edited or from an incompatible version). */
+  STATE_CORRUPT: 'STATE_CORRUPT',
+  /** The connector's `check` failed. */
+  CHECK_FAILED: 'CHECK_FAILED',
+  /** The connector threw while extracting. */
+  EXTRACT_FAILED: 'EXTRACT_FAILED',
+  /** The push would remove more identities than the configured share allows. */
+  DELETION_GUARD: 'DELETION_GUARD',
+  /** Provider, data source or push calls failed (the service's error is the `cause`). */
+  PUSH_FAILED: 'PUSH_FAILED',
+  /** The run was cancelled through its AbortSignal. */
+  ABORTED: 'ABORTED',
+  /** A real run was asked for without a client (no target). */
+  TARGET_MISSING: 'TARGET_MISSING',
+} as const;
+
+/** One of {@link RUNNER_ERROR_CODES}. */
+export type RunnerErrorCode = (typeof RUNNER_ERROR_CODES)[keyof typeof RUNNER_ERROR_CODES];

@@ -1,0 +1,103 @@
+/** Extract: the connector's config is checked, `extract` runs, and its result is materialized. */
+import { OaaError } from '@oaakit/core';
+import type { Connector, ConnectorState, JsonObject } from '@oaakit/core';
+import type { Logger } from 'pino';
+import { RUNNER_ERROR_CODES } from '../codes.js';
+import { formatViolations, schemaViolations } from '../config/issues.js';
+import { createConnectorContext } from './connector-context.js';
+import { materialize } from './materialize.js';
+import { extractProgress, throttle } from './progress.js';
+import type { Emit } from './progress.js';
+
+/** The connector's config checked by its own `configSchema`; `CONFIG_INVALID` names each key path. */
+export function parseConnectorConfig(
+  connector: Connector,
+  raw: unknown,
+  keyPath: string,
+  connectorId: string,
+): unknown {
+  const value = raw ?? {};
+  const violations = schemaViolations(connector.configSchema, value, keyPath);
+  if (violations.length > 0) {
+    throw new OaaError(
+      `connector "${connectorId}" (plugin ${connector.id}): invalid config:\n${formatViolations(violations)}`,
+      {
+        code: RUNNER_ERROR_CODES.CONFIG_INVALID,
+        details: { connectorId, violations },
+      },
+    );
+  }
+  return connector.configSchema.parse(value);
+}
+
+/** The error of an aborted run. */
+export function abortedRun(connectorId: string, cause?: unknown): OaaError {
+  return new OaaError(`connector "${connectorId}": the run was aborted; the state is unchanged`, {
+    code: RUNNER_ERROR_CODES.ABORTED,
+    ...(cause === undefined ? {} : { cause }),
+    details: { connectorId },
+  });
+}
+
+function extractFailed(connectorId: string, connector: Connector, cause: unknown): OaaError {
+  const inner = cause instanceof OaaError ? cause : undefined;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new OaaError(
+    `connector "${connectorId}" (plugin ${connector.id} ${connector.version}) failed while extracting: ${message}`,
+    {
+      code: RUNNER_ERROR_CODES.EXTRACT_FAILED,
+      cause,
+      retryable: inner?.retryable ?? false,
+      details: {
+        connectorId,
+        plugin: connector.id,
+        ...(inner ? { causeCode: inner.code, cause: inner.details } : {}),
+      },
+      hints: [...(inner?.hints ?? []), 'nothing was pushed and the state is unchanged'],
+    },
+  );
+}
+
+/** Runs `extract` and returns the materialized payload. */
+export async function extractPayload(options: {
+  connector: Connector;
+  connectorId: string;
+  config: unknown;
+  secrets: Readonly<Record<string, string>>;
+  state: ConnectorState;
+  signal: AbortSignal;
+  logger: Logger;
+  emit: Emit;
+  fetch?: typeof globalThis.fetch | undefined;
+}): Promise<JsonObject> {
+  const { connector, connectorId, signal, emit } = options;
+  const progress = extractProgress(emit);
+  const ctx = createConnectorContext({
+    config: options.config,
+    secrets: options.secrets,
+    logger: options.logger,
+    signal,
+    state: options.state,
+    progress,
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  let drained = 0;
+  const gate = throttle(100);
+  const onItem = (): void => {
+    drained += 1;
+    if (gate.ready()) emit({ phase: 'extract', kind: 'progress', step: 'entities', done: drained });
+  };
+  let payload: unknown;
+  try {
+    const result: unknown = await connector.extract(ctx);
+    payload = await materialize(result, { signal, onItem });
+  } catch (error) {
+    if (signal.aborted) throw abortedRun(connectorId, error);
+    throw extractFailed(connectorId, connector, error);
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
+    const what = payload === null ? 'null' : Array.isArray(payload) ? 'a list' : typeof payload;
+    throw extractFailed(connectorId, connector, new Error(`extract returned ${what}, not a payload object`));
+  }
+  return payload as JsonObject;
+}

@@ -1,0 +1,148 @@
+/** The push and the commit that follows it. */
+import { OaaError } from '@oaakit/core';
+import type { JsonObject } from '@oaakit/core';
+import { RUNNER_ERROR_CODES } from '../codes.js';
+import type { SnapshotWriter } from '../state/state-store.js';
+import type { StoredState } from '../state/stored-state.js';
+import { STATE_FORMAT_VERSION } from '../state/stored-state.js';
+import { pushWithSnapshot } from './payload-bytes.js';
+import type { PushOutcome } from './payload-bytes.js';
+import { throttle } from './progress.js';
+import type { RunResult } from './run-types.js';
+import { timing } from './run-scope.js';
+import type { ResultBase, RunScope } from './run-scope.js';
+import { ensureTargets } from './target-step.js';
+import type { PushTargets } from './target-step.js';
+
+/** A failure talking to the service, as `PUSH_FAILED` naming the connector and the target. */
+export function pushFailed(scope: RunScope, cause: unknown): OaaError {
+  const { connectorId, options } = scope;
+  const inner = cause instanceof OaaError ? cause : undefined;
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return new OaaError(
+    `connector "${connectorId}": pushing to provider "${options.provider}", data source "${options.dataSource}" failed: ${message}`,
+    {
+      code: RUNNER_ERROR_CODES.PUSH_FAILED,
+      cause,
+      retryable: inner?.retryable ?? false,
+      details: {
+        connectorId,
+        provider: options.provider,
+        dataSource: options.dataSource,
+        ...(inner ? { causeCode: inner.code, cause: inner.details } : {}),
+      },
+      hints: [...(inner?.hints ?? []), 'the state is unchanged: the next run pushes again'],
+    },
+  );
+}
+
+interface Pushed {
+  targets: PushTargets;
+  outcome: PushOutcome;
+  snapshot: SnapshotWriter;
+}
+
+async function push(scope: RunScope, payload: JsonObject, digest: string): Promise<Pushed> {
+  const { options, signal, emit } = scope;
+  const client = options.client!;
+  const targets = await ensureTargets({
+    client,
+    connector: options.connector,
+    provider: options.provider,
+    dataSource: options.dataSource,
+    signal,
+    logger: scope.logger,
+  });
+  const snapshot = await options.state.openSnapshot(scope.connectorId, digest);
+  emit({ phase: 'push', kind: 'start' });
+  const gate = throttle(100);
+  try {
+    const outcome = await pushWithSnapshot({
+      client,
+      providerId: targets.provider.id,
+      dataSourceId: targets.dataSource.id,
+      payload,
+      snapshot,
+      settings: options.push ?? {},
+      signal,
+      onBytes: (jsonBytes, compressedBytes) => {
+        if (gate.ready()) emit({ phase: 'push', kind: 'progress', jsonBytes, compressedBytes });
+      },
+    });
+    return { targets, outcome, snapshot };
+  } catch (error) {
+    await snapshot.discard();
+    throw error;
+  }
+}
+
+/**
+ * Pushes the payload, then commits the new state (snapshot, ids, digest, counts, the connector's
+ * saved values) and the report. A failure before the commit leaves the state as it was.
+ */
+export async function pushAndCommit(
+  scope: RunScope,
+  input: { payload: JsonObject; base: ResultBase; connectorState: Record<string, unknown> },
+): Promise<RunResult> {
+  const { options, connectorId, logger } = scope;
+  let pushed: Pushed;
+  try {
+    pushed = await push(scope, input.payload, input.base.digest);
+  } catch (error) {
+    scope.signal.throwIfAborted();
+    throw pushFailed(scope, error);
+  }
+  const { targets, outcome } = pushed;
+  scope.emit({
+    phase: 'push',
+    kind: 'end',
+    jsonBytes: outcome.jsonBytes,
+    compressedBytes: outcome.compressedBytes,
+  });
+  for (const warning of outcome.warnings)
+    logger.warn(
+      { provider: targets.provider.name, dataSource: targets.dataSource.name },
+      `service warning: ${warning.message ?? ''}`,
+    );
+
+  const result: RunResult = {
+    ...input.base,
+    status: 'pushed',
+    provider: targets.provider,
+    dataSource: targets.dataSource,
+    bytes: { json: outcome.jsonBytes, compressed: outcome.compressedBytes },
+    push: { mode: outcome.mode, chunks: outcome.chunks },
+    warnings: outcome.warnings,
+    ...timing(scope),
+  };
+  const state: StoredState = {
+    version: STATE_FORMAT_VERSION,
+    connectorId,
+    plugin: result.connector,
+    template: result.template,
+    provider: { id: targets.provider.id, name: targets.provider.name },
+    dataSource: { id: targets.dataSource.id, name: targets.dataSource.name },
+    digest: result.digest,
+    counts: result.counts,
+    snapshot: pushed.snapshot.name,
+    pushedAt: result.finishedAt,
+    updatedAt: result.finishedAt,
+    connectorState: input.connectorState,
+  };
+  try {
+    await options.state.commit(connectorId, { state, report: result, snapshot: pushed.snapshot });
+  } finally {
+    await pushed.snapshot.discard();
+  }
+  logger.info(
+    {
+      provider: targets.provider.name,
+      dataSource: targets.dataSource.name,
+      mode: outcome.mode,
+      compressedBytes: outcome.compressedBytes,
+      warnings: outcome.warnings.length,
+    },
+    'pushed',
+  );
+  return result;
+}

@@ -1,0 +1,30 @@
+/** What every step of one run shares. */
+import type { Logger } from 'pino';
+import type { Emit } from './progress.js';
+import type { RunConnectorOptions, RunResult } from './run-types.js';
+
+/** The run being carried out. */
+export interface RunScope {
+  options: RunConnectorOptions;
+  connectorId: string;
+  logger: Logger;
+  signal: AbortSignal;
+  emit: Emit;
+  started: Date;
+}
+
+/** The parts of a result known before the push. */
+export type ResultBase = Omit<
+  RunResult,
+  'status' | 'skipped' | 'provider' | 'dataSource' | 'push' | 'startedAt' | 'finishedAt' | 'durationMs'
+>;
+
+/** The timing fields of a result, taken now. */
+export function timing(scope: RunScope): Pick<RunResult, 'startedAt' | 'finishedAt' | 'durationMs'> {
+  const end = new Date();
+  return {
+    startedAt: scope.started.toISOString(),
+    finishedAt: end.toISOString(),
+    durationMs: end.getTime() - scope.started.getTime(),
+  };
+}

@@ -1,0 +1,143 @@
+/** Options, progress events and the result of a connector run. */
+import type { Client, PushWarning } from '@oaakit/client';
+import type { Connector, EntityKind, KindCounts, Template, Violation } from '@oaakit/core';
+import type { Logger } from 'pino';
+import type { StateStore } from '../state/state-store.js';
+import type { EntityCounts } from './entity-counts.js';
+
+/** The stages a run reports progress for. */
+export type RunPhase = 'extract' | 'validate' | 'diff' | 'push';
+
+/** One progress event; the CLI renders them, the daemon turns them into metrics. */
+export interface RunProgressEvent {
+  connectorId: string;
+  phase: RunPhase;
+  kind: 'start' | 'progress' | 'end';
+  /** extract: the connector's own step (`ctx.progress.start('users')`). */
+  step?: string;
+  /** extract: items done in `step`, and the total when the connector knows it. */
+  done?: number;
+  total?: number;
+  /** extract and validate end: entities per kind. */
+  counts?: EntityCounts;
+  /** validate end: how many errors and warnings. */
+  errors?: number;
+  warnings?: number;
+  /** diff end: what changed. */
+  diff?: DiffSummary;
+  /** push: bytes of JSON serialized and of gzip produced so far. */
+  jsonBytes?: number;
+  compressedBytes?: number;
+}
+
+/** What changed since the last push, per entity kind (kinds with no change are left out). */
+export interface DiffSummary {
+  /** True when there is no earlier push to compare with: everything counts as added. */
+  firstPush: boolean;
+  /** A top-level field outside the entity collections changed. */
+  headerChanged: boolean;
+  byKind: Partial<Record<EntityKind, KindCounts>>;
+  totals: KindCounts;
+}
+
+/** The deletion guard's verdict. */
+export interface GuardVerdict {
+  /** The identity kind watched: `local_users`, `users` or `employees`. */
+  kind: EntityKind;
+  /** Identities in the last push. */
+  previous: number;
+  /** Identities this run would remove. */
+  removed: number;
+  /** removed / previous (0 when previous is 0). */
+  share: number;
+  /** The largest share allowed. */
+  maxShare: number;
+  /** Whether the push is refused (false when forced or within the share). */
+  refused: boolean;
+  forced: boolean;
+}
+
+/** Options of a run that the CLI exposes as flags. */
+export interface RunFlags {
+  /** Everything up to the push, then stop: no network, no state change. */
+  dryRun?: boolean;
+  /** Push even when the deletion guard would refuse. */
+  force?: boolean;
+  /** Largest share (0..1) of the last push's identities a run may remove; default 0.2. */
+  maxDeletionShare?: number;
+  /** Writes the payload to this file: JSON, or gzip when the name ends in `.gz`. */
+  savePayload?: string;
+  /** How long to wait for another run of the same data source; default 0 (refuse at once). */
+  lockWaitMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (event: RunProgressEvent) => void;
+}
+
+/** Transport options of the push. */
+export interface PushSettings {
+  /** Largest request body; default the service's 100 MB. Smaller values force multipart (tests). */
+  maxBodyBytes?: number;
+  /** Multipart chunks in flight; default 3. */
+  concurrency?: number;
+  /** gzip level 0-9; default 6. */
+  gzipLevel?: number;
+}
+
+/** Options of `runConnector`. */
+export interface RunConnectorOptions extends RunFlags {
+  connector: Connector;
+  /** The config entry's id; names the state directory. Default the connector's own id. */
+  connectorId?: string;
+  /** The connector's config as written; checked by its `configSchema`. */
+  config?: unknown;
+  /** Where `config` sits in the config file, for messages; default `config`. */
+  configKeyPath?: string;
+  /** Resolved secret values (see `resolveSecrets`). */
+  secrets?: Readonly<Record<string, string>>;
+  provider: string;
+  dataSource: string;
+  /** The service client; required unless `dryRun`. */
+  client?: Client;
+  state: StateStore;
+  logger?: Logger;
+  push?: PushSettings;
+  /** fetch of the connector's `ctx.http`; default the global one. */
+  sourceFetch?: typeof globalThis.fetch;
+}
+
+/** A provider or data source the run pushed to. */
+export interface TargetRef {
+  id: string;
+  name: string;
+  /** Whether this run created it. */
+  created: boolean;
+}
+
+/** What a run did; also written as `last-run.json` and the CLI's `--json` / `--report`. */
+export interface RunResult {
+  connectorId: string;
+  connector: { id: string; version: string };
+  template: Template;
+  /** `pushed`; `skipped` (nothing changed, see `skipped`); `dry-run` (stopped before the push). */
+  status: 'pushed' | 'skipped' | 'dry-run';
+  skipped?: 'unchanged';
+  provider: TargetRef | { name: string };
+  dataSource: TargetRef | { name: string };
+  /** Entities per kind in the payload. */
+  counts: EntityCounts;
+  digest: string;
+  diff: DiffSummary;
+  guard: GuardVerdict | undefined;
+  /** Set when something was pushed (or saved with `savePayload`). */
+  bytes?: { json: number; compressed: number };
+  push?: { mode: 'single' | 'multipart'; chunks: number };
+  /** The service's warnings on the push. */
+  warnings: PushWarning[];
+  /** Warnings of local validation (e.g. a role without permissions). */
+  validationWarnings: Violation[];
+  /** Where the payload was saved, when asked. */
+  savedPayload?: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+}

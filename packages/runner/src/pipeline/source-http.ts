@@ -1,0 +1,94 @@
+/**
+ * `ctx.http`: requests to the connector's *source* system with retries (429, 5xx, network errors),
+ * `Retry-After`, a per-attempt timeout and the run's abort signal. Query strings are left out of
+ * messages, since sources often take tokens there.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OaaError } from '@oaakit/core';
+import type { ConnectorLogger, SourceHttp, SourceRequestInit } from '@oaakit/core';
+
+const RETRY_STATUS = new Set([408, 429, 500, 502, 503, 504]);
+const MAX_DELAY_MS = 30_000;
+
+/** Options of {@link createSourceHttp}. */
+export interface SourceHttpOptions {
+  signal: AbortSignal;
+  logger: ConnectorLogger;
+  fetch?: typeof globalThis.fetch;
+  /** Base of the exponential backoff; default 500 ms. */
+  minDelayMs?: number;
+}
+
+function where(url: string | URL): string {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}`;
+}
+
+function retryAfterMs(res: Response): number | undefined {
+  const value = res.headers.get('retry-after');
+  if (value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
+}
+
+function httpError(method: string, url: string | URL, status: number, body: string): OaaError {
+  return new OaaError(`${method} ${where(url)} answered ${status}`, {
+    code: 'SOURCE_HTTP_ERROR',
+    retryable: RETRY_STATUS.has(status),
+    details: { method, url: where(url), status, body: body.slice(0, 500) },
+  });
+}
+
+/** The `ctx.http` of one run. */
+export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const minDelay = options.minDelayMs ?? 500;
+
+  async function attempt(url: string | URL, init: SourceRequestInit): Promise<Response> {
+    const signals = [options.signal, ...(init.signal ? [init.signal] : [])];
+    if (init.timeoutMs !== undefined) signals.push(AbortSignal.timeout(init.timeoutMs));
+    const { retries: _r, timeoutMs: _t, ...rest } = init;
+    return doFetch(url, { ...rest, signal: AbortSignal.any(signals) });
+  }
+
+  async function request(url: string | URL, init: SourceRequestInit = {}): Promise<Response> {
+    const method = (init.method ?? 'GET').toUpperCase();
+    const retries = init.retries ?? 3;
+    for (let n = 0; ; n++) {
+      let failure: OaaError;
+      let wait: number | undefined;
+      try {
+        const res = await attempt(url, init);
+        if (res.ok) return res;
+        failure = httpError(method, url, res.status, await res.text().catch(() => ''));
+        wait = retryAfterMs(res);
+      } catch (cause) {
+        options.signal.throwIfAborted();
+        failure = new OaaError(`${method} ${where(url)} failed: ${(cause as Error).message}`, {
+          code: 'SOURCE_NETWORK_ERROR',
+          retryable: true,
+          cause,
+          details: { method, url: where(url) },
+        });
+      }
+      if (!failure.retryable || n >= retries) throw failure;
+      const delay = Math.min(MAX_DELAY_MS, wait ?? Math.floor(Math.random() * minDelay * 2 ** n));
+      options.logger.warn(
+        { method, url: where(url), attempt: n + 1, delayMs: delay, code: failure.code },
+        'retrying source request',
+      );
+      await sleep(delay, undefined, { signal: options.signal });
+    }
+  }
+
+  return {
+    request,
+    async json<T>(url: string | URL, init: SourceRequestInit = {}): Promise<T> {
+      const headers = new Headers(init.headers);
+      if (!headers.has('accept')) headers.set('accept', 'application/json');
+      const res = await request(url, { ...init, headers });
+      return (await res.json()) as T;
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export default { id: 'not-a-connector', template: 'spreadsheet' };

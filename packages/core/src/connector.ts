@@ -60,6 +60,11 @@ export interface ConnectorContext<Config, Secret extends string> {
   http: SourceHttp;
   progress: ProgressReporter;
   state: ConnectorState;
+  /**
+   * The directory relative paths in the connector's config are resolved against: the config file's
+   * directory when run from one. Absent means the working directory.
+   */
+  baseDir?: string;
 }
 
 /**

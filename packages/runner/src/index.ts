@@ -87,3 +87,46 @@ export {
   type ConnectorOutcome,
   type RunConfiguredOptions,
 } from './run-configured.js';
+
+// The scheduled daemon (`oaa daemon`)
+export {
+  DAEMON_DEFAULTS,
+  daemonSettingsSchema,
+  resolveDaemonSettings,
+  type DaemonSettings,
+  type DaemonSettingsInput,
+} from './config/daemon-schema.js';
+export { DAEMON_ERROR_CODES, type DaemonErrorCode } from './daemon/daemon-codes.js';
+export {
+  startDaemon,
+  type Daemon,
+  type ReloadOutcome,
+  type StartDaemonOptions,
+  type StopOutcome,
+} from './daemon/daemon.js';
+export type { ConnectorHealth, HealthReport } from './daemon/health.js';
+export { PROMETHEUS_CONTENT_TYPE } from './daemon/prometheus-text.js';
+export { DAEMON_RUN_STATUSES, type DaemonRunStatus, type RunRecord } from './daemon/run-record.js';
+
+// The plugin scaffold (`oaa plugins new`) and plugin discovery (`oaa plugins list`)
+export { SCAFFOLD_ERROR_CODES, type ScaffoldErrorCode } from './scaffold/scaffold-codes.js';
+export {
+  MAX_PACKAGE_NAME_LENGTH,
+  assertPackageName,
+  packageNameProblem,
+  pluginNames,
+  type PluginNames,
+} from './scaffold/plugin-name.js';
+export {
+  RUNNER_PACKAGE_ROOT,
+  findPluginTemplate,
+  isPluginTemplate,
+  pluginTemplateCandidates,
+} from './scaffold/template-dir.js';
+export { createPlugin, type CreatePluginOptions, type CreatedPlugin } from './scaffold/create-plugin.js';
+export {
+  discoverPlugins,
+  type DiscoverPluginsOptions,
+  type DiscoveredPlugin,
+  type PluginOrigin,
+} from './scaffold/discover-plugins.js';

@@ -143,6 +143,7 @@ export async function checkConfiguredConnector(options: CheckConfiguredOptions):
     configKeyPath: `connectors[${index}].config`,
     secrets,
     state: options.state ?? new StateStore(loaded.stateDir),
+    baseDir: loaded.dir,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

@@ -4,6 +4,7 @@
  */
 import cron from 'node-cron';
 import * as z from 'zod';
+import { daemonSettingsSchema } from './daemon-schema.js';
 import { secretReferenceSchema } from './references.js';
 
 const CONNECTOR_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
@@ -92,6 +93,7 @@ export const configSchema = z
       .optional()
       .meta({ description: 'State directory, relative to the config file; default .oaa/state' }),
     connectors: z.array(connectorEntrySchema).meta({ description: 'The connectors this config runs' }),
+    daemon: daemonSettingsSchema.optional(),
   })
   .superRefine((config, ctx) => {
     const ids = new Map<string, number>();

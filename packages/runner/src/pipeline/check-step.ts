@@ -20,6 +20,8 @@ export interface CheckConnectorOptions {
   logger?: Logger;
   signal?: AbortSignal;
   sourceFetch?: typeof globalThis.fetch;
+  /** Where relative paths in the connector's config are resolved from; default the working directory. */
+  baseDir?: string;
 }
 
 /** What a check found. */
@@ -54,6 +56,7 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
     signal,
     state: createConnectorState(saved).state,
     progress: { start: () => undefined, tick: () => undefined },
+    baseDir: options.baseDir,
     ...(options.sourceFetch ? { fetch: options.sourceFetch } : {}),
   });
   try {

@@ -41,6 +41,8 @@ export interface ConnectorContextOptions<Config> {
   state: ConnectorState;
   progress: ProgressReporter;
   fetch?: typeof globalThis.fetch;
+  /** Where relative paths in the connector's config are resolved from (the config file's directory). */
+  baseDir?: string | undefined;
 }
 
 /** Assembles a connector context. */
@@ -59,5 +61,6 @@ export function createConnectorContext<Config>(
     }),
     progress: options.progress,
     state: options.state,
+    ...(options.baseDir === undefined ? {} : { baseDir: options.baseDir }),
   };
 }

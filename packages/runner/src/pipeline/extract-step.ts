@@ -69,6 +69,7 @@ export async function extractPayload(options: {
   logger: Logger;
   emit: Emit;
   fetch?: typeof globalThis.fetch | undefined;
+  baseDir?: string | undefined;
 }): Promise<JsonObject> {
   const { connector, connectorId, signal, emit } = options;
   const progress = extractProgress(emit);
@@ -79,6 +80,7 @@ export async function extractPayload(options: {
     signal,
     state: options.state,
     progress,
+    baseDir: options.baseDir,
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   let drained = 0;

@@ -66,6 +66,7 @@ async function prepare(scope: RunScope, stored: StoredState | undefined) {
     logger,
     emit,
     fetch: options.sourceFetch,
+    baseDir: options.baseDir,
   });
   const counts = countEntities(template, payload);
   emit({ phase: 'extract', kind: 'end', counts });

@@ -103,6 +103,8 @@ export interface RunConnectorOptions extends RunFlags {
   push?: PushSettings;
   /** fetch of the connector's `ctx.http`; default the global one. */
   sourceFetch?: typeof globalThis.fetch;
+  /** Where relative paths in the connector's config are resolved from; default the working directory. */
+  baseDir?: string;
 }
 
 /** A provider or data source the run pushed to. */

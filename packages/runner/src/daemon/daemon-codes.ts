@@ -1,0 +1,11 @@
+/**
+ * The stable `code`s of the `OaaError`s only the daemon throws (its runs fail with the runner's own
+ * codes, see `RUNNER_ERROR_CODES`).
+ */
+export const DAEMON_ERROR_CODES = {
+  /** The status server could not bind its host and port. */
+  LISTEN_FAILED: 'DAEMON_LISTEN_FAILED',
+} as const;
+
+/** One of {@link DAEMON_ERROR_CODES}. */
+export type DaemonErrorCode = (typeof DAEMON_ERROR_CODES)[keyof typeof DAEMON_ERROR_CODES];

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { DaemonMetrics } from './metrics.js';
+import { renderMetrics } from './prometheus-text.js';
+import type { RunRecord } from './run-record.js';
+
+const idle = { running: 0, queued: 0, stopping: false };
+
+function record(status: RunRecord['status'], extra: Partial<RunRecord> = {}): RunRecord {
+  return {
+    status,
+    startedAt: '2030-01-01T00:00:00.000Z',
+    finishedAt: '2030-01-01T00:00:02.500Z',
+    durationMs: 2500,
+    overlapSkipped: 0,
+    ...extra,
+  };
+}
+
+/** Sample lines as `name{labels}` -> value. */
+function samples(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue;
+    const at = line.lastIndexOf(' ');
+    out.set(line.slice(0, at), Number(line.slice(at + 1)));
+  }
+  return out;
+}
+
+describe('the /metrics text', () => {
+  it('declares every family once, with HELP and TYPE, and ends with a newline', () => {
+    const metrics = new DaemonMetrics(Date.parse('2030-01-01T00:00:00Z'));
+    metrics.connector('hr');
+    const text = renderMetrics(metrics, idle);
+    expect(text.endsWith('\n')).toBe(true);
+    const types = text.split('\n').filter((l) => l.startsWith('# TYPE '));
+    expect(types).toContain('# TYPE oaa_connector_runs_total counter');
+    expect(types).toContain('# TYPE oaa_connector_last_success_timestamp_seconds gauge');
+    expect(new Set(types).size).toBe(types.length);
+    for (const line of text.split('\n').filter((l) => l !== '' && !l.startsWith('#'))) {
+      expect(line).toMatch(/^[a-z_]+(\{[a-z_]+="[^"]*"(,[a-z_]+="[^"]*")*\})? -?[\d.e+-]+$/);
+    }
+  });
+
+  it('shows a new connector at zero and counts runs, pushes and skipped ticks', () => {
+    const metrics = new DaemonMetrics(Date.parse('2030-01-01T00:00:00Z'));
+    expect(samples(renderMetrics(metrics, idle)).get('oaa_daemon_start_time_seconds')).toBe(1893456000);
+    metrics.connector('hr');
+    let s = samples(renderMetrics(metrics, idle));
+    expect(s.get('oaa_connector_runs_total{connector="hr",status="pushed"}')).toBe(0);
+    expect(s.get('oaa_connector_last_success_timestamp_seconds{connector="hr"}')).toBe(0);
+
+    metrics.runFinished('hr', record('pushed', { entities: 12, bytes: { json: 900, compressed: 300 } }));
+    metrics.runFinished('hr', record('skipped', { entities: 12 }));
+    metrics.runFinished('hr', record('failed', { error: { code: 'PUSH_FAILED', message: 'x', retryable: true } }));
+    metrics.overlapSkipped('hr');
+    metrics.reloaded(false);
+    s = samples(renderMetrics(metrics, { running: 1, queued: 2, stopping: true }));
+    expect(s.get('oaa_connector_runs_total{connector="hr",status="pushed"}')).toBe(1);
+    expect(s.get('oaa_connector_runs_total{connector="hr",status="skipped"}')).toBe(1);
+    expect(s.get('oaa_connector_failures_total{connector="hr"}')).toBe(1);
+    expect(s.get('oaa_connector_entities_pushed_total{connector="hr"}')).toBe(12);
+    expect(s.get('oaa_connector_bytes_pushed_total{connector="hr"}')).toBe(300);
+    expect(s.get('oaa_connector_overlap_skipped_total{connector="hr"}')).toBe(1);
+    expect(s.get('oaa_connector_last_success_timestamp_seconds{connector="hr"}')).toBe(1893456002.5);
+    expect(s.get('oaa_connector_last_run_duration_seconds{connector="hr"}')).toBe(2.5);
+    expect(s.get('oaa_daemon_config_reloads_total{result="failure"}')).toBe(1);
+    expect(s.get('oaa_daemon_runs_queued')).toBe(2);
+    expect(s.get('oaa_daemon_shutting_down')).toBe(1);
+  });
+
+  it('escapes label values', () => {
+    const metrics = new DaemonMetrics();
+    metrics.connector('a"b\\c');
+    expect(renderMetrics(metrics, idle)).toContain('oaa_connector_running{connector="a\\"b\\\\c"} 0');
+  });
+});

@@ -1,0 +1,139 @@
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CONNECTOR_API_VERSION, OaaError, TEMPLATES } from '@oaakit/core';
+import type { Template } from '@oaakit/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createPlugin } from './create-plugin.js';
+import { RUNNER_PACKAGE_ROOT } from './template-dir.js';
+
+let work: string;
+beforeEach(async () => {
+  work = await mkdtemp(join(tmpdir(), 'oaa-scaffold-'));
+});
+afterEach(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+async function rejection(promise: Promise<unknown>): Promise<OaaError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof OaaError) return error;
+    throw error;
+  }
+  throw new Error('expected a rejection');
+}
+
+async function text(dir: string, file: string): Promise<string> {
+  return readFile(join(dir, file), 'utf8');
+}
+
+const runnerVersion = (
+  JSON.parse(await readFile(join(RUNNER_PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
+).version;
+
+describe('createPlugin', () => {
+  it.each(TEMPLATES)('generates a %s plugin package with every placeholder replaced', async (template: Template) => {
+    const created = await createPlugin({ name: '@acme/oaa-plugin-wiki', template, dir: join(work, 'wiki') });
+
+    expect(created.dir).toBe(join(work, 'wiki'));
+    expect(created.files).toEqual([
+      '.gitignore',
+      'README.md',
+      'fixtures/source.json',
+      'oaa.config.yaml',
+      'package.json',
+      'src/config.ts',
+      'src/index.test.ts',
+      'src/index.ts',
+      'src/records.ts',
+      'src/source.ts',
+      'tsconfig.json',
+      'tsconfig.test.json',
+      'vitest.config.ts',
+    ]);
+    expect((await readdir(created.dir, { recursive: true })).length).toBeGreaterThanOrEqual(created.files.length);
+    for (const file of created.files) expect(await text(created.dir, file)).not.toMatch(/__[A-Z][A-Z0-9_]*__/);
+
+    const manifest = JSON.parse(await text(created.dir, 'package.json')) as Record<string, any>;
+    expect(manifest).toMatchObject({
+      name: '@acme/oaa-plugin-wiki',
+      type: 'module',
+      oaakit: { connector: './dist/index.js', apiVersion: CONNECTOR_API_VERSION },
+      peerDependencies: { '@oaakit/core': `^${runnerVersion}` },
+      scripts: { build: expect.any(String), test: 'vitest run' },
+    });
+    expect(manifest.description).toContain(template);
+
+    const index = await text(created.dir, 'src/index.ts');
+    expect(index).toContain(`id: 'wiki'`);
+    expect(index).toContain(`template: '${template}'`);
+    expect(index).toContain(`from '@oaakit/core'`);
+    expect(await text(created.dir, 'src/config.ts')).toContain(`default('wiki')`);
+    expect(await text(created.dir, 'oaa.config.yaml')).toContain('token: env:WIKI_TOKEN');
+    expect(await text(created.dir, 'src/index.test.ts')).toMatch(/OAA\.wiki\./);
+  });
+
+  it('writes into an existing empty directory', async () => {
+    const dir = join(work, 'empty');
+    await mkdir(dir);
+    const created = await createPlugin({ name: 'hr-feed', template: 'hris', dir });
+    expect(created.names).toMatchObject({ connectorId: 'hr-feed', displayName: 'Hr Feed', sourceType: 'hr_feed' });
+    expect(await text(dir, 'src/index.ts')).toContain(`id: 'hr-feed'`);
+  });
+
+  it('refuses a directory that is not empty and writes nothing', async () => {
+    const dir = join(work, 'taken');
+    await mkdir(dir);
+    await writeFile(join(dir, 'notes.txt'), 'mine');
+    const error = await rejection(createPlugin({ name: 'wiki', template: 'application', dir }));
+    expect(error.code).toBe('TARGET_NOT_EMPTY');
+    expect(error.message).toContain(dir);
+    expect(error.message).toContain('not empty');
+    expect(await readdir(dir)).toEqual(['notes.txt']);
+    expect(await text(dir, 'notes.txt')).toBe('mine');
+  });
+
+  it('refuses a path that is a file', async () => {
+    const file = join(work, 'file');
+    await writeFile(file, '');
+    const error = await rejection(createPlugin({ name: 'wiki', template: 'application', dir: file }));
+    expect(error.code).toBe('TARGET_NOT_EMPTY');
+    expect(error.message).toContain('not a directory');
+  });
+
+  it.each([
+    ['Wiki', 'capital letters'],
+    ['my plugin', 'may hold only'],
+    ['.wiki', 'starts with "." or "_"'],
+    ['_wiki', 'starts with "." or "_"'],
+    ['@acme', '@scope/name'],
+    ['@acme/', '@scope/name'],
+    ['wiki!', 'may hold only'],
+    ['http', 'core module'],
+    ['node_modules', 'reserved'],
+    ['', 'empty'],
+    ['a'.repeat(215), 'longer than 214'],
+  ])('refuses the name %j (%s) and creates nothing', async (name, problem) => {
+    const dir = join(work, 'bad');
+    const error = await rejection(createPlugin({ name, template: 'application', dir }));
+    expect(error.code).toBe('PLUGIN_NAME_INVALID');
+    expect(error.message).toContain(problem);
+    expect(await readdir(work)).toEqual([]);
+  });
+
+  it('refuses an unknown template', async () => {
+    const error = await rejection(createPlugin({ name: 'wiki', template: 'scim' as Template, dir: join(work, 'x') }));
+    expect(error.code).toBe('TEMPLATE_UNKNOWN');
+    expect(error.message).toContain('application, identity_provider, hris');
+    expect(await readdir(work)).toEqual([]);
+  });
+
+  it('reports a template directory without the template', async () => {
+    const error = await rejection(
+      createPlugin({ name: 'wiki', template: 'application', dir: join(work, 'x'), templateDir: work }),
+    );
+    expect(error.code).toBe('TEMPLATE_MISSING');
+  });
+});

@@ -112,6 +112,7 @@ export async function runConfiguredConnector(options: RunConfiguredOptions): Pro
     provider: entry.provider,
     dataSource: entry.dataSource,
     state: options.state ?? new StateStore(loaded.stateDir),
+    baseDir: loaded.dir,
     ...(maxDeletionShare === undefined ? {} : { maxDeletionShare }),
   });
 }

@@ -1,0 +1,62 @@
+import { once } from 'node:events';
+import { Flags } from '@oclif/core';
+import type { StartEmulatorOptions } from '@oaakit/emulator';
+import { BaseCommand } from '../../base-command.js';
+
+/** `oaa emulator start`: the local service, in the foreground, until Ctrl-C or SIGTERM. */
+export default class EmulatorStart extends BaseCommand {
+  static override summary = 'Start the local emulator of the service and keep it running.';
+  static override description = `Serves the whole service interface locally (what oaa-emulator does), prints one line with its URL, and runs until interrupted (Ctrl-C or SIGTERM), then stops cleanly. Without --api-key an admin key is generated and printed on that line. Point other commands at it with --url and --api-key, or OAA_URL and OAA_API_KEY.`;
+
+  static override examples = [
+    { description: 'Start on a free port, state in memory', command: '<%= config.bin %> <%= command.id %>' },
+    {
+      description: 'Fixed port and key, state kept in a file',
+      command:
+        '<%= config.bin %> <%= command.id %> --port 8443 --tls --db emulator.db --api-key local-dev-key',
+    },
+  ];
+
+  static override flags = {
+    port: Flags.integer({
+      description: 'port to listen on (0 picks a free one)',
+      default: 0,
+      min: 0,
+      max: 65535,
+    }),
+    host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
+    tls: Flags.boolean({ description: 'serve HTTPS with a self-signed certificate generated at start' }),
+    db: Flags.string({ description: 'SQLite file to keep state in (default: in memory)' }),
+    'api-key': Flags.string({
+      description: 'accept this admin API key (repeatable); without it one is generated',
+      multiple: true,
+    }),
+  };
+
+  async run(): Promise<undefined> {
+    const { flags } = await this.parse(EmulatorStart);
+    const { signal } = this;
+    const options: StartEmulatorOptions = { port: flags.port, host: flags.host };
+    if (flags.tls) options.tls = true;
+    if (flags.db !== undefined) options.dbPath = flags.db;
+    if (flags['api-key'] !== undefined)
+      options.apiKeys = flags['api-key'].map((key) => ({ key, role: 'admin' as const }));
+    const { startEmulator } = await import('@oaakit/emulator');
+    const emulator = await startEmulator(options);
+    this.onCleanup(() => emulator.close());
+    const generatedKey = emulator.adminKeyGenerated ? emulator.adminKey : undefined;
+    if (this.jsonEnabled()) {
+      this.logJsonLine({
+        url: emulator.url,
+        adminKey: generatedKey ?? null,
+        tls: emulator.certificate !== undefined,
+      });
+    } else {
+      this.log(
+        `oaa emulator listening on ${emulator.url}${generatedKey === undefined ? '' : ` (admin API key: ${generatedKey})`}`,
+      );
+    }
+    if (!signal.aborted) await once(signal, 'abort');
+    return undefined;
+  }
+}

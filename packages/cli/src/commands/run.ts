@@ -1,0 +1,132 @@
+import { Flags } from '@oclif/core';
+import type { Client } from '@oaakit/client';
+import { OaaError } from '@oaakit/core';
+import type { ConnectorOutcome, RunResult } from '@oaakit/runner';
+import { runFailure, runOutput, writeReport } from '../run/run-outcome.js';
+import type { RunOutput } from '../run/run-outcome.js';
+import { NO_PROGRESS, createProgressRenderer } from '../run/progress-renderer.js';
+import { diffLines, summaryTable } from '../run/run-summary.js';
+import { ServiceCommand } from '../service-command.js';
+
+/** Warnings listed per connector for a human; the rest are counted. */
+const MAX_WARNING_LINES = 50;
+
+/** `oaa run`: runs the connectors of a config file once. */
+export default class Run extends ServiceCommand {
+  static override summary = 'Run the connectors of a config file once.';
+  static override description = `Each connector extracts, validates (errors stop it and list every violation), is diffed against its last push, checked by the deletion guard, skipped when nothing changed, and pushed. The state is saved only after a successful push. Progress goes to stderr on a terminal (or with --progress); a summary table follows. --dry-run stops before the push and shows what would change. Without a target (flags, OAA_URL, the config's target, oaa auth login), the embedded emulator is used.`;
+
+  static override examples = [
+    {
+      description: 'Run every connector of ./oaa.config.yaml',
+      command: '<%= config.bin %> <%= command.id %>',
+    },
+    {
+      description: 'What would change, without pushing',
+      command: '<%= config.bin %> <%= command.id %> --connector hr --dry-run',
+    },
+    {
+      description: 'CI: fail on warnings, keep a report',
+      command:
+        '<%= config.bin %> <%= command.id %> --config oaa.config.yaml --fail-on-warnings --report run.json',
+    },
+  ];
+
+  static override flags = {
+    config: Flags.string({
+      char: 'c',
+      description: 'config file (default: oaa.config.yaml, .yml or .json in this directory)',
+    }),
+    connector: Flags.string({ description: 'run only this connector id (repeatable)', multiple: true }),
+    'dry-run': Flags.boolean({
+      description: 'stop before the push: show the diff, push nothing, change no state',
+    }),
+    force: Flags.boolean({ description: 'push even when the deletion guard would refuse' }),
+    'save-payload': Flags.string({
+      description: 'also write the payload to this file (.gz for gzip); one connector only',
+    }),
+    report: Flags.string({ description: 'write the results as JSON to this file' }),
+    'fail-on-warnings': Flags.boolean({ description: 'exit with a non-zero code when there are warnings' }),
+    progress: Flags.boolean({
+      description: 'show progress on stderr (default: when stderr is a terminal)',
+      allowNo: true,
+    }),
+  };
+
+  async run(): Promise<RunOutput> {
+    const { flags } = await this.parse(Run);
+    // Loaded here, not at the top: oclif imports every command module at start-up.
+    const { loadConfig, runConfiguredConnectors } = await import('@oaakit/runner');
+    const { createRunLogger } = await import('../run/run-logger.js');
+    const loaded = await loadConfig(flags.config === undefined ? {} : { path: flags.config });
+    const connectorIds = flags.connector ?? loaded.config.connectors.map((c) => c.id);
+    if (flags['save-payload'] !== undefined && connectorIds.length !== 1) {
+      throw new OaaError('--save-payload needs exactly one connector', {
+        code: 'USAGE',
+        hints: ['pick one with --connector ID'],
+      });
+    }
+    const dryRun = flags['dry-run'];
+    let client: Client | undefined;
+    if (!dryRun) client = (await this.connect(flags, loaded.config.target)).client;
+    const showProgress = flags.progress ?? process.stderr.isTTY;
+    const progress = showProgress
+      ? createProgressRenderer({ write: (t) => process.stderr.write(t), live: process.stderr.isTTY })
+      : NO_PROGRESS;
+    let outcomes: ConnectorOutcome[];
+    try {
+      outcomes = await runConfiguredConnectors({
+        loaded,
+        connectorIds,
+        ...(client === undefined ? {} : { client }),
+        logger: createRunLogger(),
+        dryRun,
+        force: flags.force,
+        ...(flags['save-payload'] === undefined ? {} : { savePayload: flags['save-payload'] }),
+        signal: this.signal,
+        onProgress: (event) => progress.onProgress(event),
+      });
+    } finally {
+      progress.finish();
+    }
+    const output = runOutput(outcomes, dryRun);
+    if (flags.report !== undefined) await writeReport(flags.report, output);
+    this.show(output);
+    const failure = runFailure(outcomes, output, flags['fail-on-warnings']);
+    if (failure !== undefined) {
+      if (outcomes.length > 1)
+        for (const o of outcomes) if (!o.ok && !this.jsonEnabled()) this.note(this.renderError(o.error));
+      throw failure;
+    }
+    return output;
+  }
+
+  private show(output: RunOutput): void {
+    if (output.results.length === 0) return;
+    if (output.dryRun) {
+      for (const r of output.results) for (const line of diffLines(r)) this.log(line);
+    } else {
+      this.log(summaryTable(output.results));
+    }
+    for (const r of output.results) this.showWarnings(r);
+  }
+
+  private showWarnings(r: RunResult): void {
+    if (r.guard?.forced && r.guard.removed > 0) {
+      this.log(
+        `${r.connectorId}: deletion guard overridden by --force (removes ${r.guard.removed} of ${r.guard.previous} ${r.guard.kind})`,
+      );
+    }
+    const lines = [
+      ...r.validationWarnings.map((w) => `${w.field}: ${w.description}`),
+      ...r.warnings.map((w) => w.message),
+    ];
+    if (lines.length === 0) return;
+    this.log(`Warnings of ${r.connectorId} (${lines.length}):`);
+    for (const line of lines.slice(0, MAX_WARNING_LINES)) this.log(`  ${line}`);
+    if (lines.length > MAX_WARNING_LINES)
+      this.log(
+        `  ... and ${lines.length - MAX_WARNING_LINES} more (all of them are in --json and --report output)`,
+      );
+  }
+}

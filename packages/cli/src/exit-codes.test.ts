@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { ServiceError } from '@oaakit/client';
+import { OaaError, ValidationError } from '@oaakit/core';
+import { EXIT, exitCodeOf } from './exit-codes.js';
+
+function serviceError(
+  status: number,
+  violations: { field: string; description: string }[] = [],
+): ServiceError {
+  return new ServiceError({
+    method: 'POST',
+    path: '/x',
+    status,
+    code: status === 400 ? 'InvalidArgument' : 'Unavailable',
+    message: 'no',
+    violations,
+  });
+}
+
+describe('exitCodeOf', () => {
+  it('maps each kind of failure to its own code', () => {
+    expect(exitCodeOf(new ValidationError('bad', [{ field: 'a', description: 'b' }]))).toBe(EXIT.VALIDATION);
+    expect(exitCodeOf(new OaaError('guard', { code: 'DELETION_GUARD' }))).toBe(EXIT.GUARD);
+    expect(exitCodeOf(new OaaError('push', { code: 'PUSH_FAILED' }))).toBe(EXIT.SERVICE);
+    expect(exitCodeOf(serviceError(503))).toBe(EXIT.SERVICE);
+    expect(exitCodeOf(serviceError(400, [{ field: 'applications', description: 'required' }]))).toBe(
+      EXIT.VALIDATION,
+    );
+    expect(exitCodeOf(new OaaError('no key', { code: 'CREDENTIALS_MISSING' }))).toBe(EXIT.CONFIG);
+    expect(exitCodeOf(new OaaError('warn', { code: 'WARNINGS' }))).toBe(EXIT.WARNINGS);
+    expect(exitCodeOf(new OaaError('x', { code: 'PROVIDER_NOT_FOUND' }))).toBe(EXIT.NOT_FOUND);
+    expect(exitCodeOf(new OaaError('x', { code: 'EXTRACT_FAILED' }))).toBe(EXIT.CONNECTOR);
+    expect(exitCodeOf(new OaaError('x', { code: 'STATE_LOCKED' }))).toBe(EXIT.STATE);
+    expect(exitCodeOf(new OaaError('x', { code: 'SOMETHING_NEW' }))).toBe(EXIT.ERROR);
+    expect(exitCodeOf(new Error('bug'))).toBe(EXIT.ERROR);
+  });
+
+  it('gives every category a distinct code', () => {
+    const codes = Object.values(EXIT);
+    expect(new Set(codes).size).toBe(codes.length);
+  });
+});

@@ -20,8 +20,17 @@ npm run lint
 step "import cycles and layering"
 npm run cycles
 
+reports=.test-reports
+rm -rf "$reports"
+status=0
 step "tests on $(node --version)"
-npx vitest run
+# The large multipart test (over 100 MB compressed through :parts) runs once, on Node 20.
+OAA_LARGE_TESTS=1 npx vitest run --reporter=default --reporter=json --outputFile.json="$reports/node20.json" || status=$?
 
 step "tests on Node 24"
-bash scripts/with-node24.sh node node_modules/vitest/vitest.mjs run
+bash scripts/with-node24.sh node node_modules/vitest/vitest.mjs run \
+  --reporter=default --reporter=json --outputFile.json="$reports/node24.json" || status=$?
+
+step "summary"
+node scripts/test-summary.mjs "$reports/node20.json" "$reports/node24.json" || status=1
+exit "$status"

@@ -77,12 +77,13 @@ export { IdentityProviderPayloadBuilder } from './builders/identity-provider.js'
 export { HrisPayloadBuilder } from './builders/hris.js';
 
 // Streaming serialization
-export { jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
+export { DEFAULT_JSON_CHUNK_SIZE, jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
 export { type Streamable } from './serialize/json-values.js';
 export {
   createPayloadStream, type PayloadByteCounts, type PayloadCompression, type PayloadStream, type PayloadStreamOptions,
 } from './serialize/payload-stream.js';
 export { type PayloadEncoding } from './serialize/output-encoder.js';
+export { measurePayload, payloadToBuffer, type PayloadBuffer } from './serialize/payload-buffer.js';
 
 // The connector contract
 export {

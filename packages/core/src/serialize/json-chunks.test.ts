@@ -69,16 +69,18 @@ describe('jsonChunks', () => {
     );
   });
 
-  it('gives the same bytes whatever the chunk size and streaming threshold', async () => {
+  it('gives the same bytes whatever the chunk size, streaming threshold and event-loop turns', async () => {
     await fc.assert(
       fc.asyncProperty(
         anyValue,
         fc.integer({ min: 1, max: 64 }),
         fc.integer({ min: 0, max: 200 }),
-        async (v, chunkSize, maxSyncBytes) => {
+        fc.integer({ min: 0, max: 50 }),
+        async (v, chunkSize, maxSyncBytes, yieldEveryBytes) => {
           fc.pre(JSON.stringify(v) !== undefined);
           const chunks: Buffer[] = [];
-          for await (const chunk of jsonChunks(v, { chunkSize, maxSyncBytes })) chunks.push(chunk);
+          for await (const chunk of jsonChunks(v, { chunkSize, maxSyncBytes, yieldEveryBytes }))
+            chunks.push(chunk);
           expect(Buffer.concat(chunks).toString('utf8')).toBe(JSON.stringify(v));
           for (const chunk of chunks.slice(0, -1)) expect(chunk.length).toBeGreaterThanOrEqual(chunkSize);
         },

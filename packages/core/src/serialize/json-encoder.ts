@@ -15,6 +15,7 @@ const HEX = '0123456789abcdef';
 const MAX_SYNC_DEPTH = 64;
 /** Extra capacity of each block beyond the chunk size, so the value that crosses it rarely needs a copy. */
 const HEADROOM = 64 * 1024;
+const EMPTY = Buffer.alloc(0);
 
 /**
  * Writes JSON text as UTF-8 straight into byte blocks, with no intermediate strings for the common
@@ -25,7 +26,7 @@ const HEADROOM = 64 * 1024;
  */
 export class JsonEncoder {
   /** Current block; `pos` bytes of it are written. */
-  out: Buffer;
+  out: Buffer = EMPTY;
   pos = 0;
   private readonly blockSize: number;
   private readonly maxSyncBytes: number;
@@ -34,13 +35,12 @@ export class JsonEncoder {
   constructor(chunkSize: number, maxSyncBytes: number) {
     this.blockSize = chunkSize + HEADROOM;
     this.maxSyncBytes = maxSyncBytes;
-    this.out = Buffer.allocUnsafe(this.blockSize);
   }
 
-  /** Hands out the written bytes and starts a new block (the consumer keeps the old one). */
+  /** Hands out the written bytes; the next write starts a new block (the consumer keeps the old one). */
   take(): Buffer {
     const chunk = this.out.subarray(0, this.pos);
-    this.out = Buffer.allocUnsafe(this.blockSize);
+    this.out = EMPTY;
     this.pos = 0;
     return chunk;
   }
@@ -210,7 +210,9 @@ export class JsonEncoder {
   }
 
   private grow(need: number): void {
-    const bigger = Buffer.allocUnsafe(Math.max(this.out.length * 2, this.pos + need + HEADROOM));
+    const bigger = Buffer.allocUnsafe(
+      Math.max(this.blockSize, this.out.length * 2, this.pos + need + HEADROOM),
+    );
     this.out.copy(bigger, 0, 0, this.pos);
     this.out = bigger;
   }

@@ -12,9 +12,11 @@
  */
 export type Streamable<T> = T extends readonly (infer E)[]
   ? readonly Streamable<E>[] | Iterable<Streamable<E>> | AsyncIterable<Streamable<E>>
-  : T extends object
-    ? { [K in keyof T]: Streamable<T[K]> }
-    : T;
+  : T extends Date | ((...args: never[]) => unknown)
+    ? T
+    : T extends object
+      ? { [K in keyof T]: Streamable<T[K]> }
+      : T;
 
 /** Applies `toJSON(key)` as `JSON.stringify` does, for objects and bigints. */
 export function resolveJsonValue(x: unknown, key: string | number): unknown {

@@ -21,7 +21,7 @@ export interface PayloadStreamOptions {
    * (what `json_data` holds for an uncompressed push; only with `compression: 'none'`).
    */
   encoding?: PayloadEncoding;
-  /** Bytes per JSON chunk handed to gzip, default 256 KiB. */
+  /** Bytes per JSON chunk handed to gzip (one thread-pool job each), default 1 MiB. */
   chunkSize?: number;
 }
 
@@ -42,8 +42,11 @@ export interface PayloadStream {
   readonly counters: PayloadByteCounts;
 }
 
-/** Output buffer of zlib: big enough that one thread-pool job usually compresses a whole JSON chunk. */
-const ZLIB_CHUNK_SIZE = 128 * 1024;
+/**
+ * Output buffer of zlib. A job that fills it needs a callback on the main thread to go on, so it
+ * is big enough for a whole JSON chunk compressed about fourfold.
+ */
+const ZLIB_CHUNK_SIZE = 256 * 1024;
 /** JSON chunks serialization may run ahead of compression: enough to keep gzip busy, few enough to bound memory. */
 const MAX_CHUNKS_IN_FLIGHT = 3;
 

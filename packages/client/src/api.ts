@@ -14,7 +14,8 @@ import type { RetryPolicy } from './retry.js';
  * - `{ recover }`: not idempotent, but `recover` can tell whether a lost attempt succeeded
  *   (a create looked up by name) before the call is sent again.
  */
-export type RetryMode<T> = 'safe' | 'delete' | 'never' | { recover: (error: unknown) => Promise<T | undefined> };
+export type RetryMode<T> =
+  'safe' | 'delete' | 'never' | { recover: (error: unknown) => Promise<T | undefined> };
 
 /** The request function the resource groups are written against. */
 export interface Api {

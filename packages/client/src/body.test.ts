@@ -16,7 +16,14 @@ function splitAt(bytes: Uint8Array, cuts: number[]): Uint8Array[] {
 
 /** Any Unicode text (code points, no lone surrogates), cheaper to generate than fast-check's binary strings. */
 const unicodeText = fc
-  .array(fc.oneof(fc.integer({ min: 0, max: 0x7f }), fc.integer({ min: 0x80, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff })), { maxLength: 40 })
+  .array(
+    fc.oneof(
+      fc.integer({ min: 0, max: 0x7f }),
+      fc.integer({ min: 0x80, max: 0xd7ff }),
+      fc.integer({ min: 0xe000, max: 0x10ffff }),
+    ),
+    { maxLength: 40 },
+  )
   .map((cps) => String.fromCodePoint(...cps));
 
 async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
@@ -45,7 +52,9 @@ describe('streamed bodies', () => {
   });
 
   it('builds a JSON object around the streamed field, afresh on each call', async () => {
-    const make = envelope({ id: 'p', n: 3, skip: undefined }, 'data', () => base64Pieces([Buffer.from('hello')]));
+    const make = envelope({ id: 'p', n: 3, skip: undefined }, 'data', () =>
+      base64Pieces([Buffer.from('hello')]),
+    );
     const expected = { id: 'p', n: 3, data: Buffer.from('hello').toString('base64') };
     expect(JSON.parse(await text(make()))).toEqual(expected);
     expect(JSON.parse(await text(make()))).toEqual(expected);

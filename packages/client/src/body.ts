@@ -68,7 +68,11 @@ export function* jsonStringPieces(pieces: Iterable<Uint8Array>): Generator<strin
  * `value` pieces (already escaped or base64). Each call of the returned factory starts over, so a
  * retry can send the body again.
  */
-export function envelope(fields: Record<string, unknown>, key: string, value: () => Iterable<string>): () => ReadableStream<Uint8Array> {
+export function envelope(
+  fields: Record<string, unknown>,
+  key: string,
+  value: () => Iterable<string>,
+): () => ReadableStream<Uint8Array> {
   const head = JSON.stringify(fields);
   const prefix = `${head.slice(0, -1)}${head === '{}' ? '' : ','}${JSON.stringify(key)}:"`;
   return () => {

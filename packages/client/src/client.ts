@@ -68,7 +68,11 @@ export function createClient(options: ClientOptions): Client {
   try {
     base = new URL(options.url);
   } catch (cause) {
-    throw new OaaError(`not a URL: ${options.url}`, { code: 'CONFIG_INVALID', cause, hints: ['set the service URL, e.g. https://tenant.example.com'] });
+    throw new OaaError(`not a URL: ${options.url}`, {
+      code: 'CONFIG_INVALID',
+      cause,
+      hints: ['set the service URL, e.g. https://tenant.example.com'],
+    });
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
     throw new OaaError(`the service URL must be http or https: ${options.url}`, { code: 'CONFIG_INVALID' });

@@ -87,7 +87,11 @@ export interface EmulatorClockState {
 export interface EmulatorAdmin {
   apiKeys: {
     /** Creates a key; the answer is the only time the key itself is shown. */
-    create(input?: { role?: EmulatorRole; name?: string; key?: string }): Promise<{ key: string; record: EmulatorApiKey }>;
+    create(input?: {
+      role?: EmulatorRole;
+      name?: string;
+      key?: string;
+    }): Promise<{ key: string; record: EmulatorApiKey }>;
     list(): Promise<EmulatorApiKey[]>;
     revoke(id: string): Promise<void>;
   };
@@ -111,7 +115,12 @@ export interface EmulatorAdmin {
   /** Read-only views of the graph store (until the node query API exists). */
   graph: {
     stats(dataSourceId: string): Promise<EmulatorGraphStats>;
-    nodes(input: { dataSourceId: string; type?: string; limit?: number; offset?: number }): Promise<EmulatorGraphNode[]>;
+    nodes(input: {
+      dataSourceId: string;
+      type?: string;
+      limit?: number;
+      offset?: number;
+    }): Promise<EmulatorGraphNode[]>;
   };
   /** Stored platform events, newest handling as the emulator orders them. */
   events(input?: { eventType?: string; limit?: number }): Promise<Record<string, unknown>[]>;
@@ -124,7 +133,11 @@ export interface EmulatorAdmin {
  * const admin = createEmulatorAdmin({ url: emulator.url, adminKey: emulator.adminKey });
  * await admin.faults.add({ method: 'POST', path: '*:push', status: 503, count: 2 });
  */
-export function createEmulatorAdmin(options: { url: string; adminKey: string; fetch?: typeof globalThis.fetch }): EmulatorAdmin {
+export function createEmulatorAdmin(options: {
+  url: string;
+  adminKey: string;
+  fetch?: typeof globalThis.fetch;
+}): EmulatorAdmin {
   const send = createSend({
     url: options.url,
     apiKey: options.adminKey,
@@ -135,12 +148,18 @@ export function createEmulatorAdmin(options: { url: string; adminKey: string; fe
   });
   const api = createApi(send, resolveRetry(false), silentLogger);
   const values = async <T>(path: string, query?: string): Promise<T[]> =>
-    (await api.call<{ values?: T[] }>({ method: 'GET', path, ...(query ? { query } : {}) }, 'never')).values ?? [];
-  const value = async <T>(request: HttpRequest): Promise<T> => (await api.call<{ value: T }>(request, 'never')).value;
+    (await api.call<{ values?: T[] }>({ method: 'GET', path, ...(query ? { query } : {}) }, 'never'))
+      .values ?? [];
+  const value = async <T>(request: HttpRequest): Promise<T> =>
+    (await api.call<{ value: T }>(request, 'never')).value;
   return {
     apiKeys: {
       create: async (input = {}) => {
-        const { key, ...record } = await value<EmulatorApiKey & { key: string }>({ method: 'POST', path: '/_emulator/api_keys', body: input });
+        const { key, ...record } = await value<EmulatorApiKey & { key: string }>({
+          method: 'POST',
+          path: '/_emulator/api_keys',
+          body: input,
+        });
         return { key, record };
       },
       list: () => values('/_emulator/api_keys'),
@@ -160,23 +179,44 @@ export function createEmulatorAdmin(options: { url: string; adminKey: string; fe
     },
     clock: {
       get: () => api.call({ method: 'GET', path: '/_emulator/clock' }, 'never'),
-      set: ({ time, frozen }) => api.call({ method: 'POST', path: '/_emulator/clock', body: { set: time, frozen } }, 'never'),
-      advance: (ms) => api.call({ method: 'POST', path: '/_emulator/clock', body: { advance_ms: ms } }, 'never'),
+      set: ({ time, frozen }) =>
+        api.call({ method: 'POST', path: '/_emulator/clock', body: { set: time, frozen } }, 'never'),
+      advance: (ms) =>
+        api.call({ method: 'POST', path: '/_emulator/clock', body: { advance_ms: ms } }, 'never'),
     },
     calls: {
       list: async (filter = {}) =>
         (await values<EmulatorCall>('/_emulator/calls')).filter(
-          (c) => (filter.method === undefined || c.method === filter.method) && (filter.path === undefined || c.path === filter.path),
+          (c) =>
+            (filter.method === undefined || c.method === filter.method) &&
+            (filter.path === undefined || c.path === filter.path),
         ),
       clear: async () => {
         await api.call({ method: 'DELETE', path: '/_emulator/calls' }, 'never');
       },
     },
     graph: {
-      stats: (dataSourceId) => api.call({ method: 'GET', path: '/_emulator/graph/stats', query: buildQuery({ data_source_id: dataSourceId }) }, 'never'),
+      stats: (dataSourceId) =>
+        api.call(
+          {
+            method: 'GET',
+            path: '/_emulator/graph/stats',
+            query: buildQuery({ data_source_id: dataSourceId }),
+          },
+          'never',
+        ),
       nodes: (input) =>
-        values('/_emulator/graph/nodes', buildQuery({ data_source_id: input.dataSourceId, type: input.type, limit: input.limit, offset: input.offset })),
+        values(
+          '/_emulator/graph/nodes',
+          buildQuery({
+            data_source_id: input.dataSourceId,
+            type: input.type,
+            limit: input.limit,
+            offset: input.offset,
+          }),
+        ),
     },
-    events: (input = {}) => values('/_emulator/events', buildQuery({ event_type: input.eventType, limit: input.limit })),
+    events: (input = {}) =>
+      values('/_emulator/events', buildQuery({ event_type: input.eventType, limit: input.limit })),
   };
 }

@@ -8,10 +8,14 @@ import type { ClientOptions } from './client.js';
  * @example
  * const client = createClient({ ...clientOptionsFromEnv(), logger });
  */
-export function clientOptionsFromEnv(env: Record<string, string | undefined> = process.env): Pick<ClientOptions, 'url' | 'apiKey'> {
+export function clientOptionsFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): Pick<ClientOptions, 'url' | 'apiKey'> {
   const url = env['OAA_URL'];
   const apiKey = env['OAA_API_KEY'];
-  const missing = [url ? undefined : 'OAA_URL', apiKey ? undefined : 'OAA_API_KEY'].filter((x) => x !== undefined);
+  const missing = [url ? undefined : 'OAA_URL', apiKey ? undefined : 'OAA_API_KEY'].filter(
+    (x) => x !== undefined,
+  );
   if (!url || !apiKey) {
     throw new OaaError(`missing environment variable ${missing.join(' and ')}`, {
       code: 'CONFIG_INVALID',

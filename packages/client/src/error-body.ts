@@ -35,7 +35,8 @@ export function parseServiceError({ info, status, headers, text, scrub }: ParseI
   let body: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(text);
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) body = parsed as Record<string, unknown>;
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed))
+      body = parsed as Record<string, unknown>;
   } catch {
     // not JSON: keep the status and a bounded piece of the text as the message
   }
@@ -53,7 +54,8 @@ export function parseServiceError({ info, status, headers, text, scrub }: ParseI
     resolution ??= str(detail['resolution']);
     detailMessage ??= str(detail['message']);
     const md = detail['metadata'];
-    if (metadata === undefined && md !== null && typeof md === 'object') metadata = md as Record<string, unknown>;
+    if (metadata === undefined && md !== null && typeof md === 'object')
+      metadata = md as Record<string, unknown>;
   }
   const message = str(body['message']) ?? detailMessage ?? (text.trim().slice(0, 200) || `HTTP ${status}`);
   return new ServiceError({
@@ -66,7 +68,10 @@ export function parseServiceError({ info, status, headers, text, scrub }: ParseI
     violations,
     reason: reason === undefined ? undefined : scrub(reason),
     resolution: resolution === undefined ? undefined : scrub(resolution),
-    metadata: metadata === undefined ? undefined : (JSON.parse(scrub(JSON.stringify(metadata))) as Record<string, unknown>),
+    metadata:
+      metadata === undefined
+        ? undefined
+        : (JSON.parse(scrub(JSON.stringify(metadata))) as Record<string, unknown>),
     retryAfter: headers.get('retry-after') ?? undefined,
   });
 }

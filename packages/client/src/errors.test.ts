@@ -31,14 +31,23 @@ describe('service errors', () => {
     const error = await client.providers.get('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     expect(error).toBeInstanceOf(OaaError);
-    expect(error).toMatchObject({ status: 401, code: 'Unauthenticated', method: 'GET', path: '/api/v1/providers/custom/x', retryable: false });
+    expect(error).toMatchObject({
+      status: 401,
+      code: 'Unauthenticated',
+      method: 'GET',
+      path: '/api/v1/providers/custom/x',
+      retryable: false,
+    });
     expect((error as ServiceError).requestId).toBeTruthy();
     expect((error as ServiceError).hints.length).toBeGreaterThan(0);
     expectNoSecret(error, wrongKey);
   });
 
   it('gives 404 NotFound for an unknown provider, with the request id in the message', async () => {
-    const error = (await emu.client().providers.get('00000000-0000-4000-8000-000000000000').catch((e: unknown) => e)) as ServiceError;
+    const error = (await emu
+      .client()
+      .providers.get('00000000-0000-4000-8000-000000000000')
+      .catch((e: unknown) => e)) as ServiceError;
     expect(error).toMatchObject({ status: 404, code: 'NotFound' });
     expect(error.message).toContain(error.requestId!);
     const calls = await emu.admin.calls.list({ method: 'GET' });
@@ -49,7 +58,9 @@ describe('service errors', () => {
   it('gives 400 with field violations for a bad data source create', async () => {
     const client = emu.client();
     const { provider } = await client.providers.findOrCreate({ name: 'App', template: 'application' });
-    const error = (await client.dataSources.create({ providerId: provider.id, name: 'bad\u0000name' }).catch((e: unknown) => e)) as ServiceError;
+    const error = (await client.dataSources
+      .create({ providerId: provider.id, name: 'bad\u0000name' })
+      .catch((e: unknown) => e)) as ServiceError;
     expect(error).toMatchObject({ status: 400, code: 'InvalidArgument' });
     expect(error.violations.length).toBeGreaterThan(0);
     expect(error.violations[0]).toEqual({ field: expect.any(String), description: expect.any(String) });
@@ -60,8 +71,16 @@ describe('service errors', () => {
     const url = emu.url;
     await emu.close();
     const logged: unknown[] = [];
-    const client = createClient({ url, apiKey: emu.apiKey, retry: { retries: 1, minDelayMs: 1 }, logger: { debug: (o) => logged.push(o), warn: (o) => logged.push(o) } });
-    const error = await client.providers.list().toArray().catch((e: unknown) => e);
+    const client = createClient({
+      url,
+      apiKey: emu.apiKey,
+      retry: { retries: 1, minDelayMs: 1 },
+      logger: { debug: (o) => logged.push(o), warn: (o) => logged.push(o) },
+    });
+    const error = await client.providers
+      .list()
+      .toArray()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', retryable: true });
     expectNoSecret(error, emu.apiKey);
     expect(JSON.stringify(logged)).not.toContain(emu.apiKey);
@@ -70,7 +89,11 @@ describe('service errors', () => {
 
   it('turns a slow answer into a retryable TIMEOUT', async () => {
     await emu.admin.faults.add({ method: 'GET', path: '/api/v1/providers/custom', latency_ms: 1000 });
-    const error = await emu.client({ timeoutMs: 100, retry: false }).providers.list().toArray().catch((e: unknown) => e);
+    const error = await emu
+      .client({ timeoutMs: 100, retry: false })
+      .providers.list()
+      .toArray()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'TIMEOUT', retryable: true });
   });
 });

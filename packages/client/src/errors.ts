@@ -106,7 +106,11 @@ export function timeoutError(info: RequestInfo, timeoutMs: number): OaaError {
 
 /** The caller's AbortSignal fired. */
 export function abortedError(info: RequestInfo, cause: unknown): OaaError {
-  return new OaaError(`${info.method} ${info.path}: aborted`, { code: 'ABORTED', cause, details: { ...info } });
+  return new OaaError(`${info.method} ${info.path}: aborted`, {
+    code: 'ABORTED',
+    cause,
+    details: { ...info },
+  });
 }
 
 /** Whether an error is worth retrying under the client's policy. */

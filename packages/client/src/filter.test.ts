@@ -21,6 +21,8 @@ describe('filter encoding', () => {
 
   it('joins name and state with and, and leaves out unset parameters', () => {
     expect(filterExpression({ name: 'x', state: 'ENABLED' })).toBe('name eq "x" and state eq "ENABLED"');
-    expect(buildQuery({ filter: undefined, order_by: 'state', page_size: 5, page_token: '' })).toBe('order_by=state&page_size=5');
+    expect(buildQuery({ filter: undefined, order_by: 'state', page_size: 5, page_token: '' })).toBe(
+      'order_by=state&page_size=5',
+    );
   });
 });

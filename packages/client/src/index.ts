@@ -5,7 +5,14 @@ export { ServiceError, RESOURCE_EXHAUSTED, type RequestInfo } from './errors.js'
 export { type RetryOptions } from './retry.js';
 export { type ClientLogger } from './logger.js';
 export { type Paginated } from './paginate.js';
-export { buildQuery, filterExpression, formEncode, quoteFilterValue, type ListFilter, type QueryParams } from './filter.js';
+export {
+  buildQuery,
+  filterExpression,
+  formEncode,
+  quoteFilterValue,
+  type ListFilter,
+  type QueryParams,
+} from './filter.js';
 export { type CallOptions, type ListOptions } from './resources/list-options.js';
 export { type DataSourceRef } from './resources/paths.js';
 export { type ProviderCreateInput, type ProvidersApi } from './resources/providers.js';
@@ -15,7 +22,16 @@ export { MAX_PARTS, type PartsApi, type UploadRef } from './resources/parts.js';
 export { type IconTypeQuery, type IconsApi } from './resources/icons.js';
 export { type ProviderTemplate, type TemplatesApi } from './resources/templates.js';
 export { MAX_BODY_BYTES, type PushPayloadOptions, type PushPayloadResult } from './transport/push-payload.js';
-export { type CompressionType, type CustomTemplate, type DataSource, type Icon, type Page, type Provider, type ProviderCreateFields, type PushWarning } from './types.js';
+export {
+  type CompressionType,
+  type CustomTemplate,
+  type DataSource,
+  type Icon,
+  type Page,
+  type Provider,
+  type ProviderCreateFields,
+  type PushWarning,
+} from './types.js';
 export { clientOptionsFromEnv } from './env.js';
 export {
   createEmulatorAdmin,

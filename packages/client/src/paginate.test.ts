@@ -3,7 +3,10 @@ import { paginate } from './paginate.js';
 import type { Page } from './types.js';
 
 /** Serves fixed pages keyed by token, recording the tokens asked for. */
-function pages(list: Record<string, Page<number>>): { asked: (string | undefined)[]; fetch: (t: string | undefined) => Promise<Page<number>> } {
+function pages(list: Record<string, Page<number>>): {
+  asked: (string | undefined)[];
+  fetch: (t: string | undefined) => Promise<Page<number>>;
+} {
   const asked: (string | undefined)[] = [];
   return {
     asked,

@@ -64,18 +64,29 @@ export function createSend(config: RequestConfig): Send {
     if (body !== undefined) headers['content-type'] = 'application/json';
     const started = Date.now();
     try {
-      const init: RequestInit & { duplex?: 'half' } = { method: req.method, headers, signal: controller.signal };
+      const init: RequestInit & { duplex?: 'half' } = {
+        method: req.method,
+        headers,
+        signal: controller.signal,
+      };
       if (body !== undefined) init.body = body;
       if (typeof body !== 'string' && body !== undefined) init.duplex = 'half';
       const res = await config.fetch(`${base}${pathAndQuery}`, init);
       const text = await res.text();
-      config.logger.debug({ method: info.method, path: info.path, status: res.status, durationMs: Date.now() - started }, 'oaa request');
+      config.logger.debug(
+        { method: info.method, path: info.path, status: res.status, durationMs: Date.now() - started },
+        'oaa request',
+      );
       if (!res.ok) throw parseServiceError({ info, status: res.status, headers: res.headers, text, scrub });
       if (text.trim() === '') return {} as T;
       try {
         return JSON.parse(text) as T;
       } catch (cause) {
-        throw new OaaError(`${info.method} ${info.path}: response is not JSON`, { code: 'BAD_RESPONSE', cause, details: { ...info, status: res.status } });
+        throw new OaaError(`${info.method} ${info.path}: response is not JSON`, {
+          code: 'BAD_RESPONSE',
+          cause,
+          details: { ...info, status: res.status },
+        });
       }
     } catch (error) {
       if (error instanceof OaaError) throw error;

@@ -30,9 +30,16 @@ describe('retries against emulator faults', () => {
     const { provider } = await client.providers.findOrCreate({ name: 'Wiki', template: 'application' });
     const { dataSource } = await client.dataSources.findOrCreate({ providerId: provider.id, name: 'prod' });
     await emu.admin.faults.add({ method: 'POST', path: '*:push', status: 503, count: 2 });
-    const result = await client.pushPayload({ providerId: provider.id, dataSourceId: dataSource.id, payload: appPayload(randomUsers(3)) });
+    const result = await client.pushPayload({
+      providerId: provider.id,
+      dataSourceId: dataSource.id,
+      payload: appPayload(randomUsers(3)),
+    });
     expect(result).toMatchObject({ mode: 'single', warnings: [] });
-    const pushes = await emu.admin.calls.list({ method: 'POST', path: `/api/v1/providers/custom/${provider.id}/datasources/${dataSource.id}:push` });
+    const pushes = await emu.admin.calls.list({
+      method: 'POST',
+      path: `/api/v1/providers/custom/${provider.id}/datasources/${dataSource.id}:push`,
+    });
     expect(pushes.map((c) => c.status)).toEqual([503, 503, 200]);
   });
 
@@ -41,13 +48,20 @@ describe('retries against emulator faults', () => {
     const client = emu.client({ logger, retry: { resourceExhaustedDelayMs: 25, minDelayMs: 1 } });
     await emu.admin.faults.add({ method: 'GET', path: '/api/v1/providers/custom', code: 'ResourceExhaused' });
     expect(await client.providers.list().toArray()).toEqual([]);
-    expect(retries).toEqual([expect.objectContaining({ code: 'ResourceExhaused', status: 429, delayMs: 25, attempt: 1 })]);
+    expect(retries).toEqual([
+      expect.objectContaining({ code: 'ResourceExhaused', status: 429, delayMs: 25, attempt: 1 }),
+    ]);
   });
 
   it('honours Retry-After on 429', async () => {
     const { logger, retries } = recorder();
     const client = emu.client({ logger });
-    await emu.admin.faults.add({ method: 'GET', path: '/api/v1/providers/custom', status: 429, retry_after_s: 1 });
+    await emu.admin.faults.add({
+      method: 'GET',
+      path: '/api/v1/providers/custom',
+      status: 429,
+      retry_after_s: 1,
+    });
     expect(await client.providers.list().toArray()).toEqual([]);
     expect(retries).toEqual([expect.objectContaining({ status: 429, delayMs: 1000 })]);
   });
@@ -66,17 +80,26 @@ describe('retries against emulator faults', () => {
     const { provider } = await emu.client().providers.findOrCreate({ name: 'App', template: 'application' });
     const path = `/api/v1/providers/custom/${provider.id}/datasources`;
     const client = emu.client({ fetch: losingCreate(path) });
-    const { dataSource, created } = await client.dataSources.findOrCreate({ providerId: provider.id, name: 'prod' });
+    const { dataSource, created } = await client.dataSources.findOrCreate({
+      providerId: provider.id,
+      name: 'prod',
+    });
     expect(created).toBe(true);
-    expect((await client.dataSources.list({ providerId: provider.id }).toArray()).map((d) => d.id)).toEqual([dataSource.id]);
+    expect((await client.dataSources.list({ providerId: provider.id }).toArray()).map((d) => d.id)).toEqual([
+      dataSource.id,
+    ]);
   });
 
   it('a delete whose answer was lost counts as done when the retry finds the provider gone', async () => {
-    const { provider } = await emu.client().providers.findOrCreate({ name: 'Doomed', template: 'application' });
+    const { provider } = await emu
+      .client()
+      .providers.findOrCreate({ name: 'Doomed', template: 'application' });
     const client = emu.client({ fetch: losingFirstAnswer((r) => r.method === 'DELETE') });
     await client.providers.delete(provider.id);
     expect(await client.providers.findByName('Doomed')).toBeUndefined();
-    await expect(emu.client({ retry: false }).providers.delete(provider.id)).rejects.toMatchObject({ status: 404 });
+    await expect(emu.client({ retry: false }).providers.delete(provider.id)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('a create that failed before reaching the server is sent again', async () => {
@@ -98,7 +121,9 @@ describe('retries against emulator faults', () => {
 
   it('does not retry a create that the server rejected as invalid', async () => {
     const client = emu.client();
-    await expect(client.providers.create({ name: 'x', template: 'bad' as 'hris' })).rejects.toMatchObject({ status: 400 });
+    await expect(client.providers.create({ name: 'x', template: 'bad' as 'hris' })).rejects.toMatchObject({
+      status: 400,
+    });
     expect(await emu.admin.calls.list({ method: 'POST', path: '/api/v1/providers/custom' })).toHaveLength(1);
   });
 });

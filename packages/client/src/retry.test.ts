@@ -3,7 +3,15 @@ import { ServiceError } from './errors.js';
 import { parseRetryAfter, resolveRetry, retryDelay } from './retry.js';
 
 function serviceError(status: number, code: string, retryAfter?: string): ServiceError {
-  return new ServiceError({ method: 'GET', path: '/x', status, code, message: 'm', violations: [], retryAfter });
+  return new ServiceError({
+    method: 'GET',
+    path: '/x',
+    status,
+    code,
+    message: 'm',
+    violations: [],
+    retryAfter,
+  });
 }
 
 describe('retry policy', () => {
@@ -26,7 +34,9 @@ describe('retry policy', () => {
     expect(retryDelay(err, 0, policy, () => 0.999)).toBe(99);
     expect(retryDelay(err, 2, policy, () => 0.999)).toBe(399);
     expect(retryDelay(err, 1, policy, () => 0)).toBe(0);
-    expect(retryDelay(err, 2, resolveRetry({ retries: 10, minDelayMs: 100, maxDelayMs: 250 }), () => 0.999)).toBe(249);
+    expect(
+      retryDelay(err, 2, resolveRetry({ retries: 10, minDelayMs: 100, maxDelayMs: 250 }), () => 0.999),
+    ).toBe(249);
   });
 
   it('does not retry client errors, nor past the retry budget, nor when turned off', () => {

@@ -47,7 +47,12 @@ export function parseRetryAfter(value: string | undefined, now = Date.now()): nu
  * waits `resourceExhaustedDelayMs` (the spec's minute); anything else backs off exponentially with
  * full jitter.
  */
-export function retryDelay(error: unknown, attempt: number, policy: RetryPolicy, random: () => number = Math.random): number | undefined {
+export function retryDelay(
+  error: unknown,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+): number | undefined {
   if (attempt >= policy.retries || !isRetryable(error)) return undefined;
   if (error instanceof ServiceError) {
     const after = parseRetryAfter(error.retryAfter);

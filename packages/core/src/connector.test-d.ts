@@ -37,7 +37,7 @@ describe('defineConnector types', () => {
 
   it('accepts async iterables of entities in place of arrays', () => {
     async function* users() {
-      yield { name: 'alice' };
+      yield await Promise.resolve({ name: 'alice' });
     }
     defineConnector({
       id: 'streaming',

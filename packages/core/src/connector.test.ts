@@ -27,6 +27,8 @@ describe('defineConnector', () => {
     }
     expect(error).toBeInstanceOf(OaaError);
     expect((error as OaaError).code).toBe('CONNECTOR_INVALID');
-    expect((error as OaaError).message).toMatch(/id "Wiki!" must be lower-case.*version "one" must be semver.*apiVersion 99 is not supported; this oaakit supports 1/);
+    expect((error as OaaError).message).toMatch(
+      /id "Wiki!" must be lower-case.*version "one" must be semver.*apiVersion 99 is not supported; this oaakit supports 1/,
+    );
   });
 });

@@ -109,9 +109,11 @@ export interface ConnectorDefinition<T extends Template, S extends z.ZodType, Se
 }
 
 /** A checked connector definition, as `defineConnector` returns it. */
-export type Connector<T extends Template = Template, S extends z.ZodType = z.ZodType, Secret extends string = string> = Readonly<
-  ConnectorDefinition<T, S, Secret>
->;
+export type Connector<
+  T extends Template = Template,
+  S extends z.ZodType = z.ZodType,
+  Secret extends string = string,
+> = Readonly<ConnectorDefinition<T, S, Secret>>;
 
 const ID = /^[a-z][a-z0-9-]*$/;
 const SEMVER = /^\d+\.\d+\.\d+(?:-[\w.]+)?(?:\+[\w.]+)?$/;
@@ -143,12 +145,17 @@ export function defineConnector<T extends Template, S extends z.ZodType, Secret 
   definition: ConnectorDefinition<T, S, Secret>,
 ): Connector<T, S, Secret> {
   const problems: string[] = [];
-  if (!ID.test(definition.id)) problems.push(`id ${JSON.stringify(definition.id)} must be lower-case letters, digits and dashes`);
-  if (!SEMVER.test(definition.version)) problems.push(`version ${JSON.stringify(definition.version)} must be semver, e.g. 1.0.0`);
+  if (!ID.test(definition.id))
+    problems.push(`id ${JSON.stringify(definition.id)} must be lower-case letters, digits and dashes`);
+  if (!SEMVER.test(definition.version))
+    problems.push(`version ${JSON.stringify(definition.version)} must be semver, e.g. 1.0.0`);
   if (definition.apiVersion !== CONNECTOR_API_VERSION) {
-    problems.push(`apiVersion ${definition.apiVersion} is not supported; this oaakit supports ${CONNECTOR_API_VERSION}`);
+    problems.push(
+      `apiVersion ${definition.apiVersion} is not supported; this oaakit supports ${CONNECTOR_API_VERSION}`,
+    );
   }
-  if (!['application', 'identity_provider', 'hris'].includes(definition.template)) problems.push(`template ${JSON.stringify(definition.template)} is unknown`);
+  if (!['application', 'identity_provider', 'hris'].includes(definition.template))
+    problems.push(`template ${JSON.stringify(definition.template)} is unknown`);
   if (!(definition.configSchema instanceof z.ZodType)) problems.push('configSchema must be a zod schema');
   if (typeof definition.extract !== 'function') problems.push('extract must be a function');
   if (problems.length) {

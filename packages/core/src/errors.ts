@@ -60,7 +60,14 @@ export class OaaError extends Error {
 
   /** A plain object for `--json` output and logs: no stack, secrets already redacted. */
   toJSON(): Record<string, unknown> {
-    return { name: this.name, code: this.code, message: this.message, retryable: this.retryable, details: this.details, hints: this.hints };
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      details: this.details,
+      hints: this.hints,
+    };
   }
 }
 

@@ -6,53 +6,139 @@ export { OaaError, ValidationError, redact, type OaaErrorOptions, type Violation
 export { z } from 'zod';
 
 // Schemas and types
+export { MAX_STRING_BYTES, fitsUtf8, isRfc3339, payloadString, timestamp } from './schemas/primitives.js';
 export {
-  MAX_STRING_BYTES, fitsUtf8, isRfc3339, payloadString, timestamp,
-} from './schemas/primitives.js';
-export {
-  MAX_DYNAMIC_PROPERTIES, MAX_PROPERTY_STRING, OPERATIONS, PROPERTY_NAME, PROPERTY_TYPES, TAG_KEY, TAG_VALUE,
-  customPropertiesSchema, operationSchema, propertyTypeSchema, tagSchema, type Operation, type PropertyType, type Tag,
+  MAX_DYNAMIC_PROPERTIES,
+  MAX_PROPERTY_STRING,
+  OPERATIONS,
+  PROPERTY_NAME,
+  PROPERTY_TYPES,
+  TAG_KEY,
+  TAG_VALUE,
+  customPropertiesSchema,
+  operationSchema,
+  propertyTypeSchema,
+  tagSchema,
+  type Operation,
+  type PropertyType,
+  type Tag,
 } from './schemas/common.js';
 export {
-  CONNECTION_NODE_TYPES, IDENTITY_TYPES, PERMISSION_TYPES, applicationPayloadSchema, applicationSchema,
-  identityToPermissionsSchema, localGroupSchema, localRoleSchema, localUserSchema, permissionSchema, resourceSchema,
-  type Application, type ApplicationPayload, type IdentityToPermissions, type LocalAccessCred, type LocalGroup,
-  type LocalRole, type LocalUser, type Permission, type PermissionType, type Resource,
+  CONNECTION_NODE_TYPES,
+  IDENTITY_TYPES,
+  PERMISSION_TYPES,
+  applicationPayloadSchema,
+  applicationSchema,
+  identityToPermissionsSchema,
+  localGroupSchema,
+  localRoleSchema,
+  localUserSchema,
+  permissionSchema,
+  resourceSchema,
+  type Application,
+  type ApplicationPayload,
+  type IdentityToPermissions,
+  type LocalAccessCred,
+  type LocalGroup,
+  type LocalRole,
+  type LocalUser,
+  type Permission,
+  type PermissionType,
+  type Resource,
 } from './schemas/application.js';
 export {
-  IDP_PROVIDER_TYPES, identityProviderPayloadSchema, idpAppSchema, idpGroupSchema, idpUserSchema,
-  type IdentityProviderPayload, type IdpApp, type IdpGroup, type IdpUser,
+  IDP_PROVIDER_TYPES,
+  identityProviderPayloadSchema,
+  idpAppSchema,
+  idpGroupSchema,
+  idpUserSchema,
+  type IdentityProviderPayload,
+  type IdpApp,
+  type IdpGroup,
+  type IdpUser,
 } from './schemas/identity-provider.js';
 export {
-  EMPLOYMENT_TYPES, hrisEmployeeSchema, hrisGroupSchema, hrisPayloadSchema,
-  type HrisEmployee, type HrisGroup, type HrisPayload,
+  EMPLOYMENT_TYPES,
+  hrisEmployeeSchema,
+  hrisGroupSchema,
+  hrisPayloadSchema,
+  type HrisEmployee,
+  type HrisGroup,
+  type HrisPayload,
 } from './schemas/hris.js';
 export {
-  TEMPLATES, isTemplate, payloadSchemas, templateSchema, type Payload, type PayloadByTemplate, type Template,
+  TEMPLATES,
+  isTemplate,
+  payloadSchemas,
+  templateSchema,
+  type Payload,
+  type PayloadByTemplate,
+  type Template,
 } from './schemas/templates.js';
 export {
-  MAX_MULTIPART_CHUNKS, compressionTypeSchema, csvPushRequestSchema, multipartRequestSchema, normalizeCompression,
-  pushRequestSchema, pushResponseSchema,
-  type CompressionType, type CsvPushRequest, type MultipartRequest, type PushRequest, type PushResponse,
+  MAX_MULTIPART_CHUNKS,
+  compressionTypeSchema,
+  csvPushRequestSchema,
+  multipartRequestSchema,
+  normalizeCompression,
+  pushRequestSchema,
+  pushResponseSchema,
+  type CompressionType,
+  type CsvPushRequest,
+  type MultipartRequest,
+  type PushRequest,
+  type PushResponse,
 } from './schemas/requests.js';
 export {
-  LIFECYCLE_MANAGEMENT_TYPES, MAX_ICON_BYTES, PROVIDER_NAME, dataSourceCreateSchema, dataSourceSchema, iconSchema,
-  iconSetSchema, pageSchema, providerCreateSchema, providerSchema,
-  type DataSource, type DataSourceCreate, type Icon, type Provider, type ProviderCreate,
+  LIFECYCLE_MANAGEMENT_TYPES,
+  MAX_ICON_BYTES,
+  PROVIDER_NAME,
+  dataSourceCreateSchema,
+  dataSourceSchema,
+  iconSchema,
+  iconSetSchema,
+  pageSchema,
+  providerCreateSchema,
+  providerSchema,
+  type DataSource,
+  type DataSourceCreate,
+  type Icon,
+  type Provider,
+  type ProviderCreate,
 } from './schemas/providers.js';
 export {
-  nodeQueryRequestSchema, nodeQueryResultSchema, nodeSchema, tagRemoveRequestSchema, tagRequestSchema,
-  type GraphNode, type NodeQueryRequest, type NodeQueryResult, type TagRemoveRequest, type TagRequest,
+  nodeQueryRequestSchema,
+  nodeQueryResultSchema,
+  nodeSchema,
+  tagRemoveRequestSchema,
+  tagRequestSchema,
+  type GraphNode,
+  type NodeQueryRequest,
+  type NodeQueryResult,
+  type TagRemoveRequest,
+  type TagRequest,
 } from './schemas/graph.js';
 export {
-  EVENT_CATEGORIES, EVENT_ENTITIES, EVENT_SEVERITIES, eventExportSchema, eventSchema, type ServiceEvent,
+  EVENT_CATEGORIES,
+  EVENT_ENTITIES,
+  EVENT_SEVERITIES,
+  eventExportSchema,
+  eventSchema,
+  type ServiceEvent,
 } from './schemas/events.js';
 export {
-  accessRequestSettingsSchema, emailTemplateRequestSchema, emailTemplateSchema,
-  type AccessRequestSettings, type EmailTemplate,
+  accessRequestSettingsSchema,
+  emailTemplateRequestSchema,
+  emailTemplateSchema,
+  type AccessRequestSettings,
+  type EmailTemplate,
 } from './schemas/notifications.js';
 export {
-  BAD_REQUEST_TYPE, USER_FACING_TYPE, errorBodySchema, fieldViolationSchema, type ErrorBody,
+  BAD_REQUEST_TYPE,
+  USER_FACING_TYPE,
+  errorBodySchema,
+  fieldViolationSchema,
+  type ErrorBody,
 } from './schemas/error-body.js';
 export { jsonSchemas } from './json-schema/schemas.js';
 
@@ -63,7 +149,13 @@ export { formatPath } from './validate/context.js';
 
 // Digest, diff and incremental payloads
 export { digest } from './diff/digest.js';
-export { diffPayloads, type DiffItem, type KindCounts, type KindDiff, type PayloadDiff } from './diff/diff-payloads.js';
+export {
+  diffPayloads,
+  type DiffItem,
+  type KindCounts,
+  type KindDiff,
+  type PayloadDiff,
+} from './diff/diff-payloads.js';
 export { buildIncrementalPayload } from './diff/build-incremental.js';
 export { applyIncremental } from './diff/apply-incremental.js';
 export { ENTITY_KINDS, type EntityKind } from './diff/entity-kinds.js';
@@ -80,14 +172,27 @@ export { HrisPayloadBuilder } from './builders/hris.js';
 export { DEFAULT_JSON_CHUNK_SIZE, jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
 export { type Streamable } from './serialize/json-values.js';
 export {
-  createPayloadStream, type PayloadByteCounts, type PayloadCompression, type PayloadStream, type PayloadStreamOptions,
+  createPayloadStream,
+  type PayloadByteCounts,
+  type PayloadCompression,
+  type PayloadStream,
+  type PayloadStreamOptions,
 } from './serialize/payload-stream.js';
 export { type PayloadEncoding } from './serialize/output-encoder.js';
 export { measurePayload, payloadToBuffer, type PayloadBuffer } from './serialize/payload-buffer.js';
 
 // The connector contract
 export {
-  CONNECTOR_API_VERSION, defineConnector,
-  type Connector, type ConnectorContext, type ConnectorDefinition, type ConnectorLogger, type ConnectorState,
-  type ExtractResult, type ProgressReporter, type SecretDeclaration, type SourceHttp, type SourceRequestInit,
+  CONNECTOR_API_VERSION,
+  defineConnector,
+  type Connector,
+  type ConnectorContext,
+  type ConnectorDefinition,
+  type ConnectorLogger,
+  type ConnectorState,
+  type ExtractResult,
+  type ProgressReporter,
+  type SecretDeclaration,
+  type SourceHttp,
+  type SourceRequestInit,
 } from './connector.js';

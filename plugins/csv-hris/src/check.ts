@@ -15,7 +15,10 @@ export async function checkFiles(
   const problems = new Problems(files, ctx.config.maxErrors);
   for (const file of files) {
     let seen = false;
-    for await (const batch of readCsv(filePath(file, ctx.baseDir), { delimiter: ctx.config.delimiter, signal: ctx.signal })) {
+    for await (const batch of readCsv(filePath(file, ctx.baseDir), {
+      delimiter: ctx.config.delimiter,
+      signal: ctx.signal,
+    })) {
       const first = batch[0];
       if (!first) continue;
       seen = true;

@@ -13,13 +13,18 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(options: Partial<ScimServerOptions> & Pick<ScimServerOptions, 'auth'>): Promise<ScimServer> {
+async function start(
+  options: Partial<ScimServerOptions> & Pick<ScimServerOptions, 'auth'>,
+): Promise<ScimServer> {
   server = await startScimServer({ ...directory(), ...options });
   return server;
 }
 
 function context(s: ScimServer, auth: ScimAuth, credential: string, pageSize = 100) {
-  return testContext({ baseUrl: s.baseUrl, applicationName: 'Wiki', applicationType: 'WikiApp', auth, pageSize }, credential);
+  return testContext(
+    { baseUrl: s.baseUrl, applicationName: 'Wiki', applicationType: 'WikiApp', auth, pageSize },
+    credential,
+  );
 }
 
 /** The error `work` fails with. */
@@ -44,13 +49,17 @@ function visible(error: unknown): string {
 describe('auth against SCIMMY', () => {
   it('reads with basic auth', async () => {
     const s = await start({ auth: { type: 'basic', username: 'scim-reader', password: 'pa55:word' } });
-    const payload = (await scimAppConnector.extract(context(s, { type: 'basic', username: 'scim-reader' }, 'pa55:word').ctx)) as ApplicationPayload;
+    const payload = (await scimAppConnector.extract(
+      context(s, { type: 'basic', username: 'scim-reader' }, 'pa55:word').ctx,
+    )) as ApplicationPayload;
     expect(payload.applications[0]!.local_users).toHaveLength(4);
   });
 
   it('names the URL and the status when the bearer token is wrong, never the token', async () => {
     const s = await start({ auth: { type: 'bearer', token: 'right-token' } });
-    const error = await failure(scimAppConnector.extract(context(s, { type: 'bearer' }, 'wrong-token-1234').ctx));
+    const error = await failure(
+      scimAppConnector.extract(context(s, { type: 'bearer' }, 'wrong-token-1234').ctx),
+    );
     expect(error).toBeInstanceOf(OaaError);
     expect(error).toMatchObject({
       code: 'SCIM_REQUEST_FAILED',
@@ -63,8 +72,13 @@ describe('auth against SCIMMY', () => {
 
   it('names the user but not the password when basic auth is refused, also from check', async () => {
     const s = await start({ auth: { type: 'basic', username: 'scim-reader', password: 'right' } });
-    const error = await failure(scimAppConnector.check!(context(s, { type: 'basic', username: 'scim-reader' }, 'hunter2-wrong').ctx));
-    expect(error).toMatchObject({ code: 'SCIM_REQUEST_FAILED', details: { status: 401, url: `${s.baseUrl}/Users?startIndex=1&count=1` } });
+    const error = await failure(
+      scimAppConnector.check!(context(s, { type: 'basic', username: 'scim-reader' }, 'hunter2-wrong').ctx),
+    );
+    expect(error).toMatchObject({
+      code: 'SCIM_REQUEST_FAILED',
+      details: { status: 401, url: `${s.baseUrl}/Users?startIndex=1&count=1` },
+    });
     expect((error as OaaError).hints.join(' ')).toContain('"scim-reader"');
     const seen = visible(error);
     expect(seen).not.toContain('hunter2-wrong');
@@ -73,24 +87,57 @@ describe('auth against SCIMMY', () => {
 
   it('says the base URL is wrong when the service answers 404', async () => {
     const s = await start({ auth: { type: 'bearer', token: 't' } });
-    const t = testContext({ baseUrl: `${s.baseUrl}/nope`, applicationName: 'Wiki', applicationType: 'WikiApp', auth: { type: 'bearer' } }, 't');
+    const t = testContext(
+      {
+        baseUrl: `${s.baseUrl}/nope`,
+        applicationName: 'Wiki',
+        applicationType: 'WikiApp',
+        auth: { type: 'bearer' },
+      },
+      't',
+    );
     const error = await failure(scimAppConnector.extract(t.ctx));
-    expect(error).toMatchObject({ code: 'SCIM_REQUEST_FAILED', details: { status: 404 }, hints: [expect.stringMatching(/check baseUrl/)] });
+    expect(error).toMatchObject({
+      code: 'SCIM_REQUEST_FAILED',
+      details: { status: 404 },
+      hints: [expect.stringMatching(/check baseUrl/)],
+    });
   });
 
   it('waits as Retry-After asks when the service answers 429, then reads every page', async () => {
-    const s = await start({ users: manyUsers(6), groups: [], auth: { type: 'bearer', token: 't' }, throttle: { afterRequests: 1, retryAfterSeconds: 1 } });
+    const s = await start({
+      users: manyUsers(6),
+      groups: [],
+      auth: { type: 'bearer', token: 't' },
+      throttle: { afterRequests: 1, retryAfterSeconds: 1 },
+    });
     const t = context(s, { type: 'bearer' }, 't', 2);
     const payload = (await scimAppConnector.extract(t.ctx)) as ApplicationPayload;
-    expect(payload.applications[0]!.local_users?.map((u) => u.name)).toEqual(manyUsers(6).map((u) => u.userName));
-    expect(s.requests.filter((r) => r.path === '/scim/v2/Users').map((r) => [r.query.startIndex, r.status])).toEqual([
-      ['1', 200], ['3', 429], ['3', 200], ['5', 200],
+    expect(payload.applications[0]!.local_users?.map((u) => u.name)).toEqual(
+      manyUsers(6).map((u) => u.userName),
+    );
+    expect(
+      s.requests.filter((r) => r.path === '/scim/v2/Users').map((r) => [r.query.startIndex, r.status]),
+    ).toEqual([
+      ['1', 200],
+      ['3', 429],
+      ['3', 200],
+      ['5', 200],
     ]);
     expect(t.waits).toEqual([1000]);
   });
 
   it('rejects config that would put credentials in the URL', () => {
-    const parse = () => testContext({ baseUrl: 'https://u:p@scim.example.com/v2', applicationName: 'A', applicationType: 'A', auth: { type: 'bearer' } }, 'x');
+    const parse = () =>
+      testContext(
+        {
+          baseUrl: 'https://u:p@scim.example.com/v2',
+          applicationName: 'A',
+          applicationType: 'A',
+          auth: { type: 'bearer' },
+        },
+        'x',
+      );
     expect(parse).toThrow(/must not contain credentials/);
   });
 });

@@ -3,7 +3,12 @@
  * the README; the choices that are not obvious are commented where they are made.
  */
 import {
-  ApplicationPayloadBuilder, isRfc3339, type ApplicationPayload, type ConnectorLogger, type LocalUser, type PermissionType,
+  ApplicationPayloadBuilder,
+  isRfc3339,
+  type ApplicationPayload,
+  type ConnectorLogger,
+  type LocalUser,
+  type PermissionType,
 } from '@oaakit/core';
 import { orderGroups, withoutEdges } from './group-order.js';
 import { referenceNames, resolveMembership } from './membership.js';
@@ -25,7 +30,8 @@ export interface BuildOptions {
 /** Distinct values compared without case; the first spelling wins (payload names compare without case). */
 function distinct(lists: Iterable<string[]>): string[] {
   const seen = new Map<string, string>();
-  for (const list of lists) for (const v of list) if (!seen.has(v.toLowerCase())) seen.set(v.toLowerCase(), v);
+  for (const list of lists)
+    for (const v of list) if (!seen.has(v.toLowerCase())) seen.set(v.toLowerCase(), v);
   return [...seen.values()];
 }
 
@@ -46,7 +52,11 @@ export function buildPayload(options: BuildOptions): ApplicationPayload {
   // Entitlements are permissions held by the user directly (SCIM gives them no role to sit in).
   const entitlements = distinct([...users.values()].map((u) => u.entitlements));
   for (const name of entitlements) {
-    b.addPermission({ name, permission_type: options.entitlementPermissionTypes, application_type: [options.applicationType] });
+    b.addPermission({
+      name,
+      permission_type: options.entitlementPermissionTypes,
+      application_type: [options.applicationType],
+    });
   }
   // SCIM roles carry no permissions; each becomes a local role of its own name.
   for (const name of distinct([...users.values()].map((u) => u.roles))) app.addLocalRole({ name });
@@ -58,10 +68,17 @@ export function buildPayload(options: BuildOptions): ApplicationPayload {
       'SCIM group members that name no user or group read from the service were left out',
     );
   }
-  const groupRef = referenceNames(groups.values(), (g) => g.id, (g) => g.displayName);
+  const groupRef = referenceNames(
+    groups.values(),
+    (g) => g.id,
+    (g) => g.displayName,
+  );
   const { order, droppedEdges } = orderGroups([...groups.keys()], membership.groupParents);
   if (droppedEdges.length > 0) {
-    logger.warn({ edges: droppedEdges.slice(0, 5), count: droppedEdges.length }, 'SCIM groups nest in a cycle; the closing memberships were left out');
+    logger.warn(
+      { edges: droppedEdges.slice(0, 5), count: droppedEdges.length },
+      'SCIM groups nest in a cycle; the closing memberships were left out',
+    );
   }
   const parents = withoutEdges(membership.groupParents, droppedEdges);
   for (const id of order) {
@@ -74,14 +91,31 @@ export function buildPayload(options: BuildOptions): ApplicationPayload {
     });
   }
 
-  const userRef = referenceNames(users.values(), (u) => u.id, (u) => u.userName);
+  const userRef = referenceNames(
+    users.values(),
+    (u) => u.id,
+    (u) => u.userName,
+  );
   for (const user of users.values()) {
     const groupIds = [...(membership.userGroups.get(user.id) ?? [])];
-    app.addLocalUser(localUser(user, groupIds.map((g) => groupRef.get(g)!), users));
+    app.addLocalUser(
+      localUser(
+        user,
+        groupIds.map((g) => groupRef.get(g)!),
+        users,
+      ),
+    );
     const identity = userRef.get(user.id)!;
-    for (const role of user.roles) b.grantRole({ identity, identityType: 'local_user', application, role, applyToApplication: true });
+    for (const role of user.roles)
+      b.grantRole({ identity, identityType: 'local_user', application, role, applyToApplication: true });
     for (const permission of user.entitlements) {
-      b.grantPermission({ identity, identityType: 'local_user', application, permission, applyToApplication: true });
+      b.grantPermission({
+        identity,
+        identityType: 'local_user',
+        application,
+        permission,
+        applyToApplication: true,
+      });
     }
   }
   return b.build();

@@ -6,16 +6,28 @@ import { z } from '@oaakit/core';
 export const CREDENTIAL_SECRET = 'credential';
 
 const baseUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL, e.g. https://app.example.com/scim/v2' })
-  .refine((v) => {
-    const url = new URL(v);
-    return url.username === '' && url.password === '';
-  }, { error: `must not contain credentials: put them in the auth config and the "${CREDENTIAL_SECRET}" secret` })
-  .refine((v) => new URL(v).search === '' && new URL(v).hash === '', { error: 'must not have a query string or fragment' });
+  .url({
+    protocol: /^https?$/,
+    error: 'must be an http:// or https:// URL, e.g. https://app.example.com/scim/v2',
+  })
+  .refine(
+    (v) => {
+      const url = new URL(v);
+      return url.username === '' && url.password === '';
+    },
+    {
+      error: `must not contain credentials: put them in the auth config and the "${CREDENTIAL_SECRET}" secret`,
+    },
+  )
+  .refine((v) => new URL(v).search === '' && new URL(v).hash === '', {
+    error: 'must not have a query string or fragment',
+  });
 
 /** Auth schemes of RFC 7644 section 2 that the connector speaks; the secret is never part of the config. */
 export const scimAuthSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('bearer') }).meta({ description: `Authorization: Bearer <secret "${CREDENTIAL_SECRET}">` }),
+  z
+    .strictObject({ type: z.literal('bearer') })
+    .meta({ description: `Authorization: Bearer <secret "${CREDENTIAL_SECRET}">` }),
   z
     .strictObject({ type: z.literal('basic'), username: z.string().min(1) })
     .meta({ description: `Authorization: Basic username:<secret "${CREDENTIAL_SECRET}">` }),
@@ -28,14 +40,25 @@ export const scimAppConfigSchema = z.strictObject({
   /** Name of the application in the payload (and in the graph). */
   applicationName: z.string().min(1).meta({ description: 'name of the application in the payload' }),
   /** The application's type: graph node types become `OAA.<applicationType>.User` and so on. */
-  applicationType: z.string().min(1).meta({ description: 'application_type of the application and its permissions' }),
+  applicationType: z
+    .string()
+    .min(1)
+    .meta({ description: 'application_type of the application and its permissions' }),
   /** Resources asked for per page (`count`); servers may return fewer. */
-  pageSize: z.int().min(1).max(10_000).default(100).meta({ description: 'count asked for per page; servers may cap it' }),
+  pageSize: z
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(100)
+    .meta({ description: 'count asked for per page; servers may cap it' }),
   auth: scimAuthSchema,
   /** Per-request timeout in milliseconds; the runner's default applies when absent. */
   timeoutMs: z.int().min(1).optional().meta({ description: 'per-request timeout in milliseconds' }),
   /** Whether `/Groups` is read; off for services without group support. */
-  includeGroups: z.boolean().default(true).meta({ description: 'read /Groups (off for services without groups)' }),
+  includeGroups: z
+    .boolean()
+    .default(true)
+    .meta({ description: 'read /Groups (off for services without groups)' }),
   /** Permission types given to the permission made of each entitlement. */
   entitlementPermissionTypes: z
     .array(z.enum(PERMISSION_TYPES))

@@ -16,8 +16,19 @@ afterEach(async () => {
   await server.close();
 });
 
-async function extract(extra: Record<string, unknown> = {}): Promise<{ payload: ApplicationPayload; app: Application; t: ReturnType<typeof testContext> }> {
-  const t = testContext({ baseUrl: server.baseUrl, applicationName: 'Wiki', applicationType: 'WikiApp', auth: { type: 'bearer' }, ...extra }, TOKEN);
+async function extract(
+  extra: Record<string, unknown> = {},
+): Promise<{ payload: ApplicationPayload; app: Application; t: ReturnType<typeof testContext> }> {
+  const t = testContext(
+    {
+      baseUrl: server.baseUrl,
+      applicationName: 'Wiki',
+      applicationType: 'WikiApp',
+      auth: { type: 'bearer' },
+      ...extra,
+    },
+    TOKEN,
+  );
   const payload = (await scimAppConnector.extract(t.ctx)) as ApplicationPayload;
   return { payload, app: payload.applications[0]!, t };
 }
@@ -30,7 +41,9 @@ describe('scim-app connector against SCIMMY', () => {
     expect(scimAppConnector.provider?.lifecycleManagementType).toBe('SCIM');
     expect(scimAppConnector.secrets?.map((s) => s.name)).toEqual(['credential']);
     // The runner publishes the config as JSON Schema.
-    expect(z.toJSONSchema(scimAppConnector.configSchema)).toMatchObject({ required: expect.arrayContaining(['baseUrl', 'auth']) });
+    expect(z.toJSONSchema(scimAppConnector.configSchema)).toMatchObject({
+      required: expect.arrayContaining(['baseUrl', 'auth']),
+    });
   });
 
   it('produces a payload without validation errors', async () => {
@@ -38,7 +51,10 @@ describe('scim-app connector against SCIMMY', () => {
     const { errors, warnings } = validate('application', payload);
     expect(errors).toEqual([]);
     // SCIM roles carry no permissions, which the service reports as a warning per role.
-    expect(warnings.map((w) => w.description)).toEqual([expect.stringMatching(/Role is missing permission/), expect.stringMatching(/Role is missing permission/)]);
+    expect(warnings.map((w) => w.description)).toEqual([
+      expect.stringMatching(/Role is missing permission/),
+      expect.stringMatching(/Role is missing permission/),
+    ]);
   });
 
   it('maps users: identities primary first, activity, creation time and custom properties', async () => {
@@ -52,12 +68,29 @@ describe('scim-app connector against SCIMMY', () => {
       groups: ['Engineering'],
       is_active: true,
       created_at: '2023-04-05T06:07:08.000Z',
-      custom_properties: { display_name: 'Alice Liddell', employee_number: 'E001', department: 'Engineering' },
+      custom_properties: {
+        display_name: 'Alice Liddell',
+        employee_number: 'E001',
+        department: 'Engineering',
+      },
     });
-    expect(user(app, 'bob').custom_properties).toEqual({ display_name: 'Bob Builder', employee_number: 'E002', department: 'Engineering', manager: 'alice' });
-    expect(user(app, 'dave')).toEqual({ name: 'dave', unique_id: 'u-dave', identities: ['dave@example.com'], is_active: false });
+    expect(user(app, 'bob').custom_properties).toEqual({
+      display_name: 'Bob Builder',
+      employee_number: 'E002',
+      department: 'Engineering',
+      manager: 'alice',
+    });
+    expect(user(app, 'dave')).toEqual({
+      name: 'dave',
+      unique_id: 'u-dave',
+      identities: ['dave@example.com'],
+      is_active: false,
+    });
     expect(payload.custom_property_definition?.applications?.[0]?.local_user_properties).toEqual({
-      display_name: 'STRING', employee_number: 'STRING', department: 'STRING', manager: 'STRING',
+      display_name: 'STRING',
+      employee_number: 'STRING',
+      department: 'STRING',
+      manager: 'STRING',
     });
   });
 
@@ -93,12 +126,17 @@ describe('scim-app connector against SCIMMY', () => {
         { application: 'Wiki', permission: 'repo:read', apply_to_application: true },
       ],
     });
-    expect(grants.bob?.role_assignments).toEqual([{ application: 'Wiki', role: 'Developer', apply_to_application: true }]);
+    expect(grants.bob?.role_assignments).toEqual([
+      { application: 'Wiki', role: 'Developer', apply_to_application: true },
+    ]);
     expect(grants.carol).toBeUndefined();
   });
 
   it('uses the configured permission types for entitlements and can skip groups', async () => {
-    const { app, payload } = await extract({ entitlementPermissionTypes: ['DataRead', 'DataWrite'], includeGroups: false });
+    const { app, payload } = await extract({
+      entitlementPermissionTypes: ['DataRead', 'DataWrite'],
+      includeGroups: false,
+    });
     expect(payload.permissions?.[0]?.permission_type).toEqual(['DataRead', 'DataWrite']);
     expect(app.local_groups).toBeUndefined();
     expect(server.requests.some((r) => r.path.endsWith('/Groups'))).toBe(false);
@@ -106,17 +144,40 @@ describe('scim-app connector against SCIMMY', () => {
 
   it('reports progress per phase with the totals the server gives', async () => {
     const { t } = await extract();
-    expect(t.progress).toEqual([['start', 'users', 4], ['tick', 4], ['start', 'groups', 3], ['tick', 3]]);
+    expect(t.progress).toEqual([
+      ['start', 'users', 4],
+      ['tick', 4],
+      ['start', 'groups', 3],
+      ['tick', 3],
+    ]);
   });
 
   it('passes the check against a reachable server with valid credentials', async () => {
-    const t = testContext({ baseUrl: `${server.baseUrl}/`, applicationName: 'Wiki', applicationType: 'WikiApp', auth: { type: 'bearer' } }, TOKEN);
+    const t = testContext(
+      {
+        baseUrl: `${server.baseUrl}/`,
+        applicationName: 'Wiki',
+        applicationType: 'WikiApp',
+        auth: { type: 'bearer' },
+      },
+      TOKEN,
+    );
     await expect(scimAppConnector.check!(t.ctx)).resolves.toBeUndefined();
-    expect(server.requests.map((r) => [r.path, r.query])).toEqual([['/scim/v2/Users', { startIndex: '1', count: '1' }]]);
+    expect(server.requests.map((r) => [r.path, r.query])).toEqual([
+      ['/scim/v2/Users', { startIndex: '1', count: '1' }],
+    ]);
   });
 
   it('stops when the run is cancelled', async () => {
-    const t = testContext({ baseUrl: server.baseUrl, applicationName: 'Wiki', applicationType: 'WikiApp', auth: { type: 'bearer' } }, TOKEN);
+    const t = testContext(
+      {
+        baseUrl: server.baseUrl,
+        applicationName: 'Wiki',
+        applicationType: 'WikiApp',
+        auth: { type: 'bearer' },
+      },
+      TOKEN,
+    );
     t.controller.abort();
     await expect(scimAppConnector.extract(t.ctx)).rejects.toThrow(/abort/i);
     expect(server.requests).toEqual([]);

@@ -1,5 +1,10 @@
 /** The SCIM application connector: any SCIM 2.0 service (RFC 7643, RFC 7644) -> `application` payload. */
-import { CONNECTOR_API_VERSION, defineConnector, type ApplicationPayload, type ConnectorContext } from '@oaakit/core';
+import {
+  CONNECTOR_API_VERSION,
+  defineConnector,
+  type ApplicationPayload,
+  type ConnectorContext,
+} from '@oaakit/core';
 import { buildPayload } from './build-payload.js';
 import { CREDENTIAL_SECRET, scimAppConfigSchema, type ScimAppConfig } from './config.js';
 import { createScimReader } from './scim-http.js';
@@ -8,10 +13,22 @@ import { readGroup, readUser, type ScimGroup, type ScimUser } from './scim-resou
 
 type Ctx = ConnectorContext<ScimAppConfig, typeof CREDENTIAL_SECRET>;
 
-async function readAll<T extends { id: string }>(ctx: Ctx, path: string, phase: string, read: (raw: unknown) => T): Promise<Map<string, T>> {
+async function readAll<T extends { id: string }>(
+  ctx: Ctx,
+  path: string,
+  phase: string,
+  read: (raw: unknown) => T,
+): Promise<Map<string, T>> {
   const reader = createScimReader(ctx);
   const out = new Map<string, T>();
-  const pages = listResources({ reader, path, pageSize: ctx.config.pageSize, signal: ctx.signal, progress: ctx.progress, phase });
+  const pages = listResources({
+    reader,
+    path,
+    pageSize: ctx.config.pageSize,
+    signal: ctx.signal,
+    progress: ctx.progress,
+    phase,
+  });
   for await (const page of pages) {
     for (const raw of page) {
       const item = read(raw);
@@ -39,20 +56,34 @@ export const scimAppConnector = defineConnector({
   template: 'application',
   description: 'Any SCIM 2.0 service (users, groups, roles, entitlements) as an application',
   configSchema: scimAppConfigSchema,
-  secrets: [{ name: CREDENTIAL_SECRET, description: 'bearer token of the SCIM service, or the password for basic auth' }],
+  secrets: [
+    {
+      name: CREDENTIAL_SECRET,
+      description: 'bearer token of the SCIM service, or the password for basic auth',
+    },
+  ],
   provider: { lifecycleManagementType: 'SCIM' },
 
   async check(ctx) {
     // One user is enough to prove the URL, the credentials and the ListResponse shape.
     const reader = createScimReader(ctx);
-    const pages = listResources({ reader, path: '/Users', pageSize: 1, signal: ctx.signal, progress: { start() {}, tick() {} }, phase: 'check' });
+    const pages = listResources({
+      reader,
+      path: '/Users',
+      pageSize: 1,
+      signal: ctx.signal,
+      progress: { start() {}, tick() {} },
+      phase: 'check',
+    });
     await pages.next();
     await pages.return();
   },
 
   async extract(ctx): Promise<ApplicationPayload> {
     const users = await readAll<ScimUser>(ctx, '/Users', 'users', readUser);
-    const groups = ctx.config.includeGroups ? await readAll<ScimGroup>(ctx, '/Groups', 'groups', readGroup) : new Map<string, ScimGroup>();
+    const groups = ctx.config.includeGroups
+      ? await readAll<ScimGroup>(ctx, '/Groups', 'groups', readGroup)
+      : new Map<string, ScimGroup>();
     ctx.signal.throwIfAborted();
     ctx.logger.info({ users: users.size, groups: groups.size }, 'read the SCIM service');
     return buildPayload({

@@ -14,7 +14,10 @@ export interface GroupOrder {
  * `ids` ordered parents first (otherwise in their given order); `parents` maps a group id to the ids
  * of the groups it is a member of. Parents not in `ids` are ignored.
  */
-export function orderGroups(ids: readonly string[], parents: ReadonlyMap<string, ReadonlySet<string>>): GroupOrder {
+export function orderGroups(
+  ids: readonly string[],
+  parents: ReadonlyMap<string, ReadonlySet<string>>,
+): GroupOrder {
   const known = new Set(ids);
   const done = new Set<string>();
   const active = new Set<string>();

@@ -3,7 +3,12 @@ import { scimAppConnector } from './connector.js';
 
 export { scimAppConnector } from './connector.js';
 export {
-  CREDENTIAL_SECRET, scimAppConfigSchema, scimAuthSchema, type ScimAppConfig, type ScimAppConfigInput, type ScimAuth,
+  CREDENTIAL_SECRET,
+  scimAppConfigSchema,
+  scimAuthSchema,
+  type ScimAppConfig,
+  type ScimAppConfigInput,
+  type ScimAuth,
 } from './config.js';
 export { USER_PROPERTIES } from './build-payload.js';
 export { ENTERPRISE_USER } from './scim-resources.js';

@@ -21,14 +21,19 @@ function add(map: Map<string, Set<string>>, key: string, value: string): void {
 }
 
 /** Resolves the membership of `users` and `groups` (both keyed by SCIM id). */
-export function resolveMembership(users: ReadonlyMap<string, ScimUser>, groups: ReadonlyMap<string, ScimGroup>): Membership {
+export function resolveMembership(
+  users: ReadonlyMap<string, ScimUser>,
+  groups: ReadonlyMap<string, ScimGroup>,
+): Membership {
   const result: Membership = { userGroups: new Map(), groupParents: new Map(), unresolved: [] };
   for (const group of groups.values()) {
     for (const member of group.members) {
       // A member without a type is looked up among the users first: user ids are far more common.
-      const type = member.type ?? (users.has(member.value) ? 'User' : groups.has(member.value) ? 'Group' : undefined);
+      const type =
+        member.type ?? (users.has(member.value) ? 'User' : groups.has(member.value) ? 'Group' : undefined);
       if (type === 'User' && users.has(member.value)) add(result.userGroups, member.value, group.id);
-      else if (type === 'Group' && groups.has(member.value) && member.value !== group.id) add(result.groupParents, member.value, group.id);
+      else if (type === 'Group' && groups.has(member.value) && member.value !== group.id)
+        add(result.groupParents, member.value, group.id);
       else if (member.value !== group.id) result.unresolved.push({ group: group.id, member: member.value });
     }
   }
@@ -46,7 +51,11 @@ export function resolveMembership(users: ReadonlyMap<string, ScimUser>, groups: 
  * has the same name without regard to case (SCIM does not make group names unique); those are
  * referred to by their SCIM id, which is also their `unique_id`.
  */
-export function referenceNames<T>(items: Iterable<T>, id: (t: T) => string, name: (t: T) => string): Map<string, string> {
+export function referenceNames<T>(
+  items: Iterable<T>,
+  id: (t: T) => string,
+  name: (t: T) => string,
+): Map<string, string> {
   const counts = new Map<string, number>();
   const list = [...items];
   for (const item of list) {
@@ -58,7 +67,9 @@ export function referenceNames<T>(items: Iterable<T>, id: (t: T) => string, name
   for (const item of list) {
     const n = name(item);
     // A name that equals another entity's id would be ambiguous too.
-    const unique = counts.get(n.toLowerCase()) === 1 && (!ids.has(n.toLowerCase()) || n.toLowerCase() === id(item).toLowerCase());
+    const unique =
+      counts.get(n.toLowerCase()) === 1 &&
+      (!ids.has(n.toLowerCase()) || n.toLowerCase() === id(item).toLowerCase());
     refs.set(id(item), unique ? n : id(item));
   }
   return refs;

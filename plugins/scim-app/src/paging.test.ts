@@ -14,11 +14,31 @@ afterEach(async () => {
 });
 
 async function run(options: Partial<ScimServerOptions>, pageSize: number) {
-  server = await startScimServer({ users: [], groups: [], auth: { type: 'bearer', token: TOKEN }, ...options });
-  const t = testContext({ baseUrl: server.baseUrl, applicationName: 'Wiki', applicationType: 'WikiApp', auth: { type: 'bearer' }, pageSize }, TOKEN);
+  server = await startScimServer({
+    users: [],
+    groups: [],
+    auth: { type: 'bearer', token: TOKEN },
+    ...options,
+  });
+  const t = testContext(
+    {
+      baseUrl: server.baseUrl,
+      applicationName: 'Wiki',
+      applicationType: 'WikiApp',
+      auth: { type: 'bearer' },
+      pageSize,
+    },
+    TOKEN,
+  );
   const payload = (await scimAppConnector.extract(t.ctx)) as ApplicationPayload;
-  const pages = (path: string) => server!.requests.filter((r) => r.path === path).map((r) => Number(r.query.startIndex));
-  return { payload, names: payload.applications[0]!.local_users?.map((u) => u.name) ?? [], userPages: pages('/scim/v2/Users'), t };
+  const pages = (path: string) =>
+    server!.requests.filter((r) => r.path === path).map((r) => Number(r.query.startIndex));
+  return {
+    payload,
+    names: payload.applications[0]!.local_users?.map((u) => u.name) ?? [],
+    userPages: pages('/scim/v2/Users'),
+    t,
+  };
 }
 
 describe('paging through a SCIMMY server', () => {
@@ -33,7 +53,14 @@ describe('paging through a SCIMMY server', () => {
     const { names, userPages, t } = await run({ users: manyUsers(10), maxCount: 3 }, 50);
     expect(names).toEqual(manyUsers(10).map((u) => u.userName));
     expect(userPages).toEqual([1, 4, 7, 10]);
-    expect(t.progress).toEqual([['start', 'users', 10], ['tick', 3], ['tick', 3], ['tick', 3], ['tick', 1], ['start', 'groups', 0]]);
+    expect(t.progress).toEqual([
+      ['start', 'users', 10],
+      ['tick', 3],
+      ['tick', 3],
+      ['tick', 3],
+      ['tick', 1],
+      ['start', 'groups', 0],
+    ]);
   });
 
   it('reads groups page by page too, with nesting resolved across pages', async () => {
@@ -47,12 +74,20 @@ describe('paging through a SCIMMY server', () => {
     const app = payload.applications[0]!;
     expect(app.local_groups?.find((g) => g.name === 'Team 6')?.groups).toEqual(['Team 5']);
     expect(app.local_users?.find((u) => u.name === 'user01')?.groups).toEqual(['Team 6']);
-    expect(server!.requests.filter((r) => r.path === '/scim/v2/Groups').map((r) => r.query.startIndex)).toEqual(['1', '3', '5', '7']);
+    expect(
+      server!.requests.filter((r) => r.path === '/scim/v2/Groups').map((r) => r.query.startIndex),
+    ).toEqual(['1', '3', '5', '7']);
   });
 
   it('refuses a server that ignores startIndex instead of looping or duplicating users', async () => {
-    const error: unknown = await run({ users: manyUsers(10), ignoreStartIndex: true }, 4).then(() => undefined, (e: unknown) => e);
-    expect(error).toMatchObject({ code: 'SCIM_PAGING_BROKEN', message: expect.stringMatching(/"id-user01" again at startIndex 5/) });
+    const error: unknown = await run({ users: manyUsers(10), ignoreStartIndex: true }, 4).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'SCIM_PAGING_BROKEN',
+      message: expect.stringMatching(/"id-user01" again at startIndex 5/),
+    });
     expect(server!.requests.map((r) => r.query.startIndex)).toEqual(['1', '5']);
   });
 

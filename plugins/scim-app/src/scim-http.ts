@@ -12,7 +12,10 @@ export interface ScimReader {
   get(path: string, query?: Record<string, string | number>): Promise<unknown>;
 }
 
-type Ctx = Pick<ConnectorContext<ScimAppConfig, typeof CREDENTIAL_SECRET>, 'config' | 'secrets' | 'http' | 'signal'>;
+type Ctx = Pick<
+  ConnectorContext<ScimAppConfig, typeof CREDENTIAL_SECRET>,
+  'config' | 'secrets' | 'http' | 'signal'
+>;
 
 /** The `Authorization` header value for `auth`. */
 export function authorization(auth: ScimAuth, credential: string): string {
@@ -33,10 +36,15 @@ export function createScimReader(ctx: Ctx): ScimReader {
   if (typeof credential !== 'string' || credential === '') {
     throw new OaaError(`secret "${CREDENTIAL_SECRET}" is not set`, {
       code: 'SECRET_MISSING',
-      hints: [`set the secret "${CREDENTIAL_SECRET}" to the ${auth.type === 'bearer' ? 'bearer token' : 'password'} of the SCIM service`],
+      hints: [
+        `set the secret "${CREDENTIAL_SECRET}" to the ${auth.type === 'bearer' ? 'bearer token' : 'password'} of the SCIM service`,
+      ],
     });
   }
-  const headers = { accept: 'application/scim+json, application/json', authorization: authorization(auth, credential) };
+  const headers = {
+    accept: 'application/scim+json, application/json',
+    authorization: authorization(auth, credential),
+  };
 
   return {
     async get(path, query = {}) {
@@ -76,13 +84,24 @@ function statusOf(err: unknown): number | undefined {
 
 function requestFailed(url: URL, auth: ScimAuth, err: unknown): OaaError {
   const status = statusOf(err);
-  const who = auth.type === 'bearer' ? 'the bearer token' : `the password of user ${JSON.stringify(auth.username)}`;
+  const who =
+    auth.type === 'bearer' ? 'the bearer token' : `the password of user ${JSON.stringify(auth.username)}`;
   const hints: string[] = [];
-  if (status === 401) hints.push(`the SCIM service refused the credentials: check the secret "${CREDENTIAL_SECRET}" (${who}) and auth.type`);
-  else if (status === 403) hints.push('the credentials are valid but may not read this resource: grant the SCIM client read access');
-  else if (status === 404) hints.push('check baseUrl: it should be the SCIM base URL (without /Users), e.g. https://app.example.com/scim/v2');
+  if (status === 401)
+    hints.push(
+      `the SCIM service refused the credentials: check the secret "${CREDENTIAL_SECRET}" (${who}) and auth.type`,
+    );
+  else if (status === 403)
+    hints.push('the credentials are valid but may not read this resource: grant the SCIM client read access');
+  else if (status === 404)
+    hints.push(
+      'check baseUrl: it should be the SCIM base URL (without /Users), e.g. https://app.example.com/scim/v2',
+    );
   else if (status === undefined) hints.push('check that baseUrl is reachable from this machine');
-  const reason = status === undefined ? `failed: ${err instanceof Error ? err.message : String(err)}` : `was answered with HTTP ${status}`;
+  const reason =
+    status === undefined
+      ? `failed: ${err instanceof Error ? err.message : String(err)}`
+      : `was answered with HTTP ${status}`;
   return new OaaError(`SCIM request GET ${url.href} ${reason}`, {
     code: 'SCIM_REQUEST_FAILED',
     cause: err,

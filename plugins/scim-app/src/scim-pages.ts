@@ -42,11 +42,16 @@ export async function* listResources(options: ListOptions): AsyncGenerator<unkno
       const id = typeof r === 'object' && r !== null ? (r as { id?: unknown }).id : undefined;
       if (typeof id !== 'string') continue;
       if (seen.has(id)) {
-        throw new OaaError(`the SCIM service returned ${path} resource ${JSON.stringify(id)} again at startIndex ${startIndex}: it does not page with startIndex`, {
-          code: 'SCIM_PAGING_BROKEN',
-          details: { path, startIndex, id },
-          hints: ['the server seems to ignore startIndex; try a pageSize large enough to read everything in one page'],
-        });
+        throw new OaaError(
+          `the SCIM service returned ${path} resource ${JSON.stringify(id)} again at startIndex ${startIndex}: it does not page with startIndex`,
+          {
+            code: 'SCIM_PAGING_BROKEN',
+            details: { path, startIndex, id },
+            hints: [
+              'the server seems to ignore startIndex; try a pageSize large enough to read everything in one page',
+            ],
+          },
+        );
       }
       seen.add(id);
     }
@@ -63,12 +68,18 @@ interface Page {
 }
 
 function readListResponse(body: unknown, path: string, startIndex: number): Page {
-  const obj = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const obj =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as Record<string, unknown>)
+      : undefined;
   const schemas = obj?.schemas;
   const resources = obj?.Resources ?? obj?.resources;
   const total = obj?.totalResults;
   // `Resources` may be left out when nothing matched (RFC 7644 section 3.4.2).
-  const ok = obj !== undefined && (resources === undefined || Array.isArray(resources)) && (Array.isArray(schemas) ? schemas.includes(LIST_RESPONSE) : true);
+  const ok =
+    obj !== undefined &&
+    (resources === undefined || Array.isArray(resources)) &&
+    (Array.isArray(schemas) ? schemas.includes(LIST_RESPONSE) : true);
   if (!ok || (resources === undefined && typeof total !== 'number')) {
     throw new OaaError(`GET ${path}?startIndex=${startIndex} did not answer with a SCIM ListResponse`, {
       code: 'SCIM_BAD_RESPONSE',

@@ -79,7 +79,12 @@ function values(obj: Json, name: string): string[] {
   const primary: string[] = [];
   const rest: string[] = [];
   for (const item of list) {
-    const value = typeof item === 'string' ? item : isObject(item) ? (str(item, 'value') ?? str(item, 'display')) : undefined;
+    const value =
+      typeof item === 'string'
+        ? item
+        : isObject(item)
+          ? (str(item, 'value') ?? str(item, 'display'))
+          : undefined;
     if (value === undefined) continue;
     (isObject(item) && bool(item, 'primary') === true ? primary : rest).push(value);
   }
@@ -126,7 +131,11 @@ export function readUser(raw: unknown): ScimUser {
     if (department !== undefined) user.department = department;
     const manager = attr(enterprise, 'manager');
     // Some servers send the manager's id as a plain string.
-    const managerId = isObject(manager) ? str(manager, 'value') : typeof manager === 'string' && manager !== '' ? manager : undefined;
+    const managerId = isObject(manager)
+      ? str(manager, 'value')
+      : typeof manager === 'string' && manager !== ''
+        ? manager
+        : undefined;
     if (managerId !== undefined) user.managerId = managerId;
   }
   return user;
@@ -163,7 +172,9 @@ export function readGroup(raw: unknown): ScimGroup {
       if (value === undefined) continue;
       // Without a `type`, the `$ref` URI (`.../Users/<id>` or `.../Groups/<id>`) still tells.
       const type = str(m, 'type')?.toLowerCase() ?? refType(str(m, '$ref'));
-      members.push(type === 'user' ? { value, type: 'User' } : type === 'group' ? { value, type: 'Group' } : { value });
+      members.push(
+        type === 'user' ? { value, type: 'User' } : type === 'group' ? { value, type: 'Group' } : { value },
+      );
     }
   }
   return { id, displayName: str(obj, 'displayName') ?? id, members };

@@ -15,14 +15,29 @@ const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"><rect 
 describe('CSV push, icons and templates', () => {
   it('pushes a CSV file in base64 to a provider with a column mapping', async () => {
     const client = emu.client();
-    const configuration_json = JSON.stringify({ csv: { template: 'application', columns: { User: 'name', Groups: 'groups', Active: 'is_active' }, list_separator: ';' } });
-    const provider = await client.providers.create({ name: 'Legacy App', template: 'application', configuration_json });
+    const configuration_json = JSON.stringify({
+      csv: {
+        template: 'application',
+        columns: { User: 'name', Groups: 'groups', Active: 'is_active' },
+        list_separator: ';',
+      },
+    });
+    const provider = await client.providers.create({
+      name: 'Legacy App',
+      template: 'application',
+      configuration_json,
+    });
     const ds = await client.dataSources.create({ providerId: provider.id, name: 'legacy' });
     const ref = { providerId: provider.id, dataSourceId: ds.id };
-    const result = await client.push.csv({ ...ref, csv: 'User,Groups,Active\nann,admins;staff,yes\nbob,staff,no\n' });
+    const result = await client.push.csv({
+      ...ref,
+      csv: 'User,Groups,Active\nann,admins;staff,yes\nbob,staff,no\n',
+    });
     expect(result.warnings).toBeInstanceOf(Array);
     expect((await client.dataSources.get(ref)).status).toBe('SUCCESS');
-    const bad = await client.push.csv({ ...ref, csv: 'User,Groups,Active\n,staff,maybe\n' }).catch((e: unknown) => e);
+    const bad = await client.push
+      .csv({ ...ref, csv: 'User,Groups,Active\n,staff,maybe\n' })
+      .catch((e: unknown) => e);
     expect(bad).toMatchObject({ status: 400, code: 'InvalidArgument' });
   });
 
@@ -35,7 +50,9 @@ describe('CSV push, icons and templates', () => {
     expect(Buffer.from(icon.icon_base64, 'base64').toString()).toBe(SVG);
     await client.icons.delete(provider.id);
     await expect(client.icons.get(provider.id)).rejects.toMatchObject({ status: 404 });
-    await expect(client.icons.set({ providerId: provider.id, icon: Buffer.from('not an image') })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.icons.set({ providerId: provider.id, icon: Buffer.from('not an image') }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it('lists the three provider templates', async () => {

@@ -17,7 +17,10 @@ describe('data sources', () => {
     const providerId = provider.id;
     const ds = await client.dataSources.create({ providerId, name: 'wiki.example.com (prod): main' });
     expect(ds.name).toBe('wiki.example.com (prod): main');
-    expect(await client.dataSources.get({ providerId, dataSourceId: ds.id })).toMatchObject({ id: ds.id, name: ds.name });
+    expect(await client.dataSources.get({ providerId, dataSourceId: ds.id })).toMatchObject({
+      id: ds.id,
+      name: ds.name,
+    });
     expect((await client.dataSources.findByName({ providerId, name: ds.name }))?.id).toBe(ds.id);
     expect(await client.dataSources.findByName({ providerId, name: 'other' })).toBeUndefined();
 
@@ -25,10 +28,14 @@ describe('data sources', () => {
     expect(again).toMatchObject({ created: false, dataSource: { id: ds.id } });
     const other = await client.dataSources.findOrCreate({ providerId, name: 'second' });
     expect(other.created).toBe(true);
-    expect((await client.dataSources.list({ providerId, pageSize: 1 }).toArray()).map((d) => d.id).sort()).toEqual([ds.id, other.dataSource.id].sort());
+    expect(
+      (await client.dataSources.list({ providerId, pageSize: 1 }).toArray()).map((d) => d.id).sort(),
+    ).toEqual([ds.id, other.dataSource.id].sort());
 
     await client.dataSources.delete({ providerId, dataSourceId: ds.id });
-    await expect(client.dataSources.get({ providerId, dataSourceId: ds.id })).rejects.toMatchObject({ status: 404 });
+    await expect(client.dataSources.get({ providerId, dataSourceId: ds.id })).rejects.toMatchObject({
+      status: 404,
+    });
   });
 
   it('deleting a provider deletes its data sources', async () => {
@@ -36,6 +43,8 @@ describe('data sources', () => {
     const { provider } = await client.providers.findOrCreate({ name: 'Gone', template: 'application' });
     const ds = await client.dataSources.create({ providerId: provider.id, name: 'one' });
     await client.providers.delete(provider.id);
-    await expect(client.dataSources.get({ providerId: provider.id, dataSourceId: ds.id })).rejects.toMatchObject({ status: 404 });
+    await expect(
+      client.dataSources.get({ providerId: provider.id, dataSourceId: ds.id }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

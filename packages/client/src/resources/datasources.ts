@@ -23,7 +23,9 @@ export interface DataSourcesApi {
   /** The data source with exactly this name under the provider; undefined when none. */
   findByName(input: { providerId: string; name: string } & CallOptions): Promise<DataSource | undefined>;
   /** Reuses the data source with this name under the provider, or creates it. */
-  findOrCreate(input: { providerId: string; name: string } & CallOptions): Promise<{ dataSource: DataSource; created: boolean }>;
+  findOrCreate(
+    input: { providerId: string; name: string } & CallOptions,
+  ): Promise<{ dataSource: DataSource; created: boolean }>;
 }
 
 /** Binds the data sources resource to a request function. */
@@ -31,10 +33,21 @@ export function dataSourcesApi(api: Api): DataSourcesApi {
   const self: DataSourcesApi = {
     list(options) {
       const path = dataSourcePath(options.providerId);
-      return paginate((token) => api.call<Page<DataSource>>({ method: 'GET', path, query: listQuery(options, token), signal: options.signal }));
+      return paginate((token) =>
+        api.call<Page<DataSource>>({
+          method: 'GET',
+          path,
+          query: listQuery(options, token),
+          signal: options.signal,
+        }),
+      );
     },
     async get({ providerId, dataSourceId, signal }) {
-      const res = await api.call<{ value: DataSource }>({ method: 'GET', path: dataSourcePath(providerId, dataSourceId), signal });
+      const res = await api.call<{ value: DataSource }>({
+        method: 'GET',
+        path: dataSourcePath(providerId, dataSourceId),
+        signal,
+      });
       return res.value;
     },
     async create(input) {

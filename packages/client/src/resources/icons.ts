@@ -25,18 +25,37 @@ export interface IconsApi {
 export function iconsApi(api: Api): IconsApi {
   return {
     async set({ providerId, icon, signal }) {
-      const icon_base64 = typeof icon === 'string' ? icon : Buffer.from(icon.buffer, icon.byteOffset, icon.byteLength).toString('base64');
+      const icon_base64 =
+        typeof icon === 'string'
+          ? icon
+          : Buffer.from(icon.buffer, icon.byteOffset, icon.byteLength).toString('base64');
       // Setting the same icon twice has the same effect, so the call is retried when safe.
-      await api.call({ method: 'POST', path: `${providerPath(providerId)}:icon`, body: { id: providerId, icon_base64 }, signal });
+      await api.call({
+        method: 'POST',
+        path: `${providerPath(providerId)}:icon`,
+        body: { id: providerId, icon_base64 },
+        signal,
+      });
     },
     get(providerId, options = {}) {
-      return api.call<Icon>({ method: 'GET', path: `${providerPath(providerId)}:icon`, signal: options.signal });
+      return api.call<Icon>({
+        method: 'GET',
+        path: `${providerPath(providerId)}:icon`,
+        signal: options.signal,
+      });
     },
     async delete(providerId, options = {}) {
-      await api.call({ method: 'DELETE', path: `${providerPath(providerId)}:icon`, signal: options.signal }, 'delete');
+      await api.call(
+        { method: 'DELETE', path: `${providerPath(providerId)}:icon`, signal: options.signal },
+        'delete',
+      );
     },
     getForType(query) {
-      const q = buildQuery({ app_or_idp_type: query.appOrIdpType, custom_schema_type: query.customSchemaType, node_type: query.nodeType });
+      const q = buildQuery({
+        app_or_idp_type: query.appOrIdpType,
+        custom_schema_type: query.customSchemaType,
+        node_type: query.nodeType,
+      });
       return api.call<Icon>({ method: 'GET', path: `${PROVIDERS}:icon`, query: q, signal: query.signal });
     },
   };

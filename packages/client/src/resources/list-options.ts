@@ -27,4 +27,3 @@ export function listQuery(options: ListOptions, pageToken: string | undefined): 
     page_token: pageToken,
   });
 }
-

@@ -26,7 +26,12 @@ describe('multipart parts', () => {
     const { uploadId } = await client.parts.start(ref);
     await client.parts.upload({ ...ref, uploadId, sequenceNumber: 3, data: slices[2]! });
     await client.parts.upload({ ...ref, uploadId, sequenceNumber: 1, data: Buffer.from('garbage') });
-    await client.parts.upload({ ...ref, uploadId, sequenceNumber: 2, data: [slices[1]!.subarray(0, 5), slices[1]!.subarray(5)] });
+    await client.parts.upload({
+      ...ref,
+      uploadId,
+      sequenceNumber: 2,
+      data: [slices[1]!.subarray(0, 5), slices[1]!.subarray(5)],
+    });
     await client.parts.upload({ ...ref, uploadId, sequenceNumber: 1, data: slices[0]! });
     const { warnings } = await client.parts.complete({ ...ref, uploadId, sequenceCount: 3 });
     expect(warnings).toEqual([]);
@@ -40,18 +45,27 @@ describe('multipart parts', () => {
     const ref = { providerId: provider.id, dataSourceId: dataSource.id };
     const { uploadId } = await client.parts.start(ref);
     await client.parts.upload({ ...ref, uploadId, sequenceNumber: 1, data: Buffer.from('x') });
-    const error = await client.parts.complete({ ...ref, uploadId, sequenceCount: 2 }).catch((e: unknown) => e);
+    const error = await client.parts
+      .complete({ ...ref, uploadId, sequenceCount: 2 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ status: 400, code: 'InvalidArgument' });
     expect(JSON.stringify((error as { violations: unknown }).violations)).toMatch(/2/);
   });
 
   it('retries a complete whose answer was lost and returns the result', async () => {
-    const client = emu.client({ fetch: losingFirstAnswer((r) => r.body?.includes('"operation":"complete"') === true) });
+    const client = emu.client({
+      fetch: losingFirstAnswer((r) => r.body?.includes('"operation":"complete"') === true),
+    });
     const { provider } = await client.providers.findOrCreate({ name: 'Wiki', template: 'application' });
     const { dataSource } = await client.dataSources.findOrCreate({ providerId: provider.id, name: 'prod' });
     const ref = { providerId: provider.id, dataSourceId: dataSource.id };
     const { uploadId } = await client.parts.start(ref);
-    await client.parts.upload({ ...ref, uploadId, sequenceNumber: 1, data: gzipSync(JSON.stringify(appPayload(randomUsers(5)))) });
+    await client.parts.upload({
+      ...ref,
+      uploadId,
+      sequenceNumber: 1,
+      data: gzipSync(JSON.stringify(appPayload(randomUsers(5)))),
+    });
     expect(await client.parts.complete({ ...ref, uploadId, sequenceCount: 1 })).toEqual({ warnings: [] });
     expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(5);
   });

@@ -24,7 +24,9 @@ export interface PartsApi {
    * Uploads chunk `sequenceNumber` (1..99): `data` is a raw slice of the payload bytes (the gzip
    * bytes for a compressed payload), sent base64-encoded. Retried: the same number replaces.
    */
-  upload(input: UploadRef & { sequenceNumber: number; data: Uint8Array | readonly Uint8Array[] }): Promise<Record<string, unknown>>;
+  upload(
+    input: UploadRef & { sequenceNumber: number; data: Uint8Array | readonly Uint8Array[] },
+  ): Promise<Record<string, unknown>>;
   /** Assembles the chunks in sequence order and processes the payload like a push. */
   complete(input: UploadRef & { sequenceCount: number }): Promise<PushResult>;
 }
@@ -34,15 +36,27 @@ export function partsApi(api: Api): PartsApi {
   const path = (ref: DataSourceRef): string => `${dataSourcePath(ref.providerId, ref.dataSourceId)}:parts`;
   return {
     async start(ref) {
-      const res = await api.call<{ upload_id?: string }>({ method: 'POST', path: path(ref), body: { operation: 'start' }, signal: ref.signal });
+      const res = await api.call<{ upload_id?: string }>({
+        method: 'POST',
+        path: path(ref),
+        body: { operation: 'start' },
+        signal: ref.signal,
+      });
       if (typeof res.upload_id !== 'string' || res.upload_id === '') {
-        throw new OaaError('the service did not return an upload_id', { code: 'BAD_RESPONSE', details: { path: path(ref) } });
+        throw new OaaError('the service did not return an upload_id', {
+          code: 'BAD_RESPONSE',
+          details: { path: path(ref) },
+        });
       }
       return { uploadId: res.upload_id };
     },
     upload(input) {
       const pieces = input.data instanceof Uint8Array ? [input.data] : input.data;
-      const fields = { operation: 'upload', upload_id: input.uploadId, sequence_number: input.sequenceNumber };
+      const fields = {
+        operation: 'upload',
+        upload_id: input.uploadId,
+        sequence_number: input.sequenceNumber,
+      };
       const streamBody = envelope(fields, 'data', () => base64Pieces(pieces));
       return api.call({ method: 'POST', path: path(input), streamBody, signal: input.signal });
     },
@@ -62,12 +76,15 @@ export function partsApi(api: Api): PartsApi {
             return await api.call<{ warnings?: PushResult['warnings'] | null }>(request, 'never');
           } catch (error) {
             if (lost && error instanceof ServiceError && error.status === 404) {
-              throw new OaaError('multipart complete: the answer was lost and the upload session is gone; the payload was probably processed', {
-                code: 'UPLOAD_OUTCOME_UNKNOWN',
-                cause: error,
-                details: { uploadId: input.uploadId, requestId: error.requestId },
-                hints: ['push the payload again to be sure: a push replaces the data source submission'],
-              });
+              throw new OaaError(
+                'multipart complete: the answer was lost and the upload session is gone; the payload was probably processed',
+                {
+                  code: 'UPLOAD_OUTCOME_UNKNOWN',
+                  cause: error,
+                  details: { uploadId: input.uploadId, requestId: error.requestId },
+                  hints: ['push the payload again to be sure: a push replaces the data source submission'],
+                },
+              );
             }
             if (isRetryable(error)) lost = true;
             throw error;

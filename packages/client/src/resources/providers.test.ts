@@ -30,7 +30,9 @@ describe('providers', () => {
     expect(first.created).toBe(true);
     expect(second).toEqual({ provider: first.provider, created: false });
     expect(await client.providers.list().toArray()).toHaveLength(1);
-    await expect(client.providers.findOrCreate({ name: 'Wiki', template: 'hris' })).rejects.toMatchObject({ code: 'PROVIDER_TEMPLATE_MISMATCH' });
+    await expect(client.providers.findOrCreate({ name: 'Wiki', template: 'hris' })).rejects.toMatchObject({
+      code: 'PROVIDER_TEMPLATE_MISMATCH',
+    });
   });
 
   it('walks every page of a list', async () => {
@@ -60,10 +62,18 @@ describe('providers', () => {
 
   it('answers a bad create with a typed 400 naming the field', async () => {
     const client = emu.client();
-    const error = await client.providers.create({ name: 'Bad', template: 'nope' as 'hris' }).catch((e: unknown) => e);
+    const error = await client.providers
+      .create({ name: 'Bad', template: 'nope' as 'hris' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServiceError);
     const e = error as ServiceError;
-    expect(e).toMatchObject({ status: 400, code: 'InvalidArgument', reason: 'INVALID_ARGUMENTS', method: 'POST', path: '/api/v1/providers/custom' });
+    expect(e).toMatchObject({
+      status: 400,
+      code: 'InvalidArgument',
+      reason: 'INVALID_ARGUMENTS',
+      method: 'POST',
+      path: '/api/v1/providers/custom',
+    });
     expect(e.violations.map((v) => v.field)).toContain('custom_template');
     expect(e.requestId).toMatch(/\w+/);
   });

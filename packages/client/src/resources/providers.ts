@@ -7,7 +7,6 @@ import { listQuery } from './list-options.js';
 import type { CallOptions, ListOptions } from './list-options.js';
 import { PROVIDERS, providerPath } from './paths.js';
 
-
 /** A provider to create: `template` is sent as `custom_template`; other fields as named. */
 export interface ProviderCreateInput extends ProviderCreateFields {
   name: string;
@@ -32,7 +31,10 @@ export interface ProvidersApi {
    * Reuses the provider with this name, or creates it. Fails when the existing one has another
    * template, because a payload of one template cannot be pushed to a provider of another.
    */
-  findOrCreate(input: ProviderCreateInput, options?: CallOptions): Promise<{ provider: Provider; created: boolean }>;
+  findOrCreate(
+    input: ProviderCreateInput,
+    options?: CallOptions,
+  ): Promise<{ provider: Provider; created: boolean }>;
 }
 
 /** Binds the providers resource to a request function. */
@@ -40,17 +42,31 @@ export function providersApi(api: Api): ProvidersApi {
   const self: ProvidersApi = {
     list(options = {}) {
       return paginate((token) =>
-        api.call<Page<Provider>>({ method: 'GET', path: PROVIDERS, query: listQuery(options, token), signal: options.signal }),
+        api.call<Page<Provider>>({
+          method: 'GET',
+          path: PROVIDERS,
+          query: listQuery(options, token),
+          signal: options.signal,
+        }),
       );
     },
     async get(id, options = {}) {
-      const res = await api.call<{ value: Provider }>({ method: 'GET', path: providerPath(id), signal: options.signal });
+      const res = await api.call<{ value: Provider }>({
+        method: 'GET',
+        path: providerPath(id),
+        signal: options.signal,
+      });
       return res.value;
     },
     async create(input, options = {}) {
       const { name, template, ...fields } = input;
       const res = await api.call<{ value: Provider }>(
-        { method: 'POST', path: PROVIDERS, body: { name, custom_template: template, ...fields }, signal: options.signal },
+        {
+          method: 'POST',
+          path: PROVIDERS,
+          body: { name, custom_template: template, ...fields },
+          signal: options.signal,
+        },
         {
           recover: async () => {
             const found = await self.findByName(name, options);
@@ -73,11 +89,14 @@ export function providersApi(api: Api): ProvidersApi {
       const found = await self.findByName(input.name, options);
       if (found === undefined) return { provider: await self.create(input, options), created: true };
       if (found.custom_template != null && found.custom_template !== input.template) {
-        throw new OaaError(`provider "${input.name}" exists with template ${found.custom_template}, not ${input.template}`, {
-          code: 'PROVIDER_TEMPLATE_MISMATCH',
-          details: { providerId: found.id, template: found.custom_template, wanted: input.template },
-          hints: ['use another provider name, or the template of the existing provider'],
-        });
+        throw new OaaError(
+          `provider "${input.name}" exists with template ${found.custom_template}, not ${input.template}`,
+          {
+            code: 'PROVIDER_TEMPLATE_MISMATCH',
+            details: { providerId: found.id, template: found.custom_template, wanted: input.template },
+            hints: ['use another provider name, or the template of the existing provider'],
+          },
+        );
       }
       return { provider: found, created: false };
     },

@@ -23,9 +23,18 @@ export interface PushApi {
    * `:push` of payload bytes without building one string: gzip bytes are sent base64-encoded with
    * `compression_type` `GZIP`; JSON bytes (`none`) are escaped into `json_data` with `NONE`.
    */
-  bytes(input: PushTarget & { data: readonly Uint8Array[]; compression: 'gzip' | 'none' }): Promise<PushResult>;
+  bytes(
+    input: PushTarget & { data: readonly Uint8Array[]; compression: 'gzip' | 'none' },
+  ): Promise<PushResult>;
   /** `:push_csv`: the CSV file is sent base64-encoded in `csv_data`. */
-  csv(input: PushTarget & { csv: string | Uint8Array; name?: string; type?: string; compressionType?: CompressionType | number }): Promise<PushResult>;
+  csv(
+    input: PushTarget & {
+      csv: string | Uint8Array;
+      name?: string;
+      type?: string;
+      compressionType?: CompressionType | number;
+    },
+  ): Promise<PushResult>;
 }
 
 function warningsOf(res: { warnings?: PushWarning[] | null }): PushResult {
@@ -54,7 +63,9 @@ export function pushApi(api: Api): PushApi {
         compression_type: gzip ? 'GZIP' : 'NONE',
         priority_push: input.priorityPush,
       };
-      const streamBody = envelope(fields, 'json_data', () => (gzip ? base64Pieces(input.data) : jsonStringPieces(input.data)));
+      const streamBody = envelope(fields, 'json_data', () =>
+        gzip ? base64Pieces(input.data) : jsonStringPieces(input.data),
+      );
       const path = `${dataSourcePath(input.providerId, input.dataSourceId)}:push`;
       return warningsOf(await api.call({ method: 'POST', path, streamBody, signal: input.signal }));
     },

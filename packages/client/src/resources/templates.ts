@@ -14,7 +14,11 @@ export interface TemplatesApi {
 export function templatesApi(api: Api): TemplatesApi {
   return {
     async list(options = {}) {
-      const res = await api.call<{ values?: ProviderTemplate[] | null }>({ method: 'GET', path: `${PROVIDERS}/templates`, signal: options.signal });
+      const res = await api.call<{ values?: ProviderTemplate[] | null }>({
+        method: 'GET',
+        path: `${PROVIDERS}/templates`,
+        signal: options.signal,
+      });
       return res.values ?? [];
     },
   };

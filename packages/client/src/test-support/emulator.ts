@@ -29,7 +29,8 @@ export async function startTestEmulator(): Promise<TestEmulator> {
     url: emulator.url,
     apiKey,
     admin,
-    client: (options = {}) => createClient({ url: emulator.url, apiKey, retry: { minDelayMs: 1, maxDelayMs: 5 }, ...options }),
+    client: (options = {}) =>
+      createClient({ url: emulator.url, apiKey, retry: { minDelayMs: 1, maxDelayMs: 5 }, ...options }),
     nodes: async (ref, type) => (await admin.graph.stats(ref.dataSourceId)).nodes[type] ?? 0,
     close: () => emulator.close(),
   };

@@ -3,7 +3,9 @@
  * connection would: the server has done the work and the client cannot know. The emulator's own
  * faults act before the request is handled, so this is how tests reach "processed, answer lost".
  */
-export function losingFirstAnswer(match: (request: { method: string; path: string; body: string | undefined }) => boolean): typeof fetch {
+export function losingFirstAnswer(
+  match: (request: { method: string; path: string; body: string | undefined }) => boolean,
+): typeof fetch {
   let lost = false;
   return async (input, init) => {
     const res = await fetch(input, init);
@@ -12,7 +14,9 @@ export function losingFirstAnswer(match: (request: { method: string; path: strin
     if (!lost && match({ method: init?.method ?? 'GET', path: new URL(url).pathname, body })) {
       lost = true;
       await res.text();
-      throw new TypeError('fetch failed', { cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }) });
+      throw new TypeError('fetch failed', {
+        cause: Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }),
+      });
     }
     return res;
   };

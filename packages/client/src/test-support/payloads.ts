@@ -25,7 +25,13 @@ export function appPayload(users: LocalUserLike[] | AsyncIterable<LocalUserLike>
       },
     ],
     permissions: [{ name: 'View', permission_type: ['DataRead'] }],
-    identity_to_permissions: [{ identity: 'staff', identity_type: 'local_group', role_assignments: [{ application: 'wiki', role: 'viewer', apply_to_application: true }] }],
+    identity_to_permissions: [
+      {
+        identity: 'staff',
+        identity_type: 'local_group',
+        role_assignments: [{ application: 'wiki', role: 'viewer', apply_to_application: true }],
+      },
+    ],
   };
 }
 

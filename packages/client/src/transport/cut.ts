@@ -11,7 +11,10 @@ export interface ByteGroup {
  * empty, when the stream is). A full group is handed out only once a byte beyond it has arrived,
  * so the consumer knows from the first group alone whether the whole stream fits in one.
  */
-export async function* cut(source: AsyncIterable<Uint8Array>, size: number): AsyncGenerator<ByteGroup, void, undefined> {
+export async function* cut(
+  source: AsyncIterable<Uint8Array>,
+  size: number,
+): AsyncGenerator<ByteGroup, void, undefined> {
   let pieces: Uint8Array[] = [];
   let bytes = 0;
   for await (const chunk of source) {

@@ -12,7 +12,10 @@ export interface PayloadBytes {
  * object, or the caller's stream as is. Base64 is left to the request bodies, which must be able to
  * resend a chunk on retry.
  */
-export function payloadBytes(input: { payload?: unknown; stream?: AsyncIterable<Uint8Array> }, compression: 'gzip' | 'none'): PayloadBytes {
+export function payloadBytes(
+  input: { payload?: unknown; stream?: AsyncIterable<Uint8Array> },
+  compression: 'gzip' | 'none',
+): PayloadBytes {
   if ((input.stream === undefined) === (input.payload === undefined)) {
     throw new OaaError('pushPayload takes exactly one of payload and stream', { code: 'INVALID_ARGUMENT' });
   }

@@ -25,7 +25,11 @@ async function* randomResources(n: number): AsyncGenerator<Record<string, unknow
   for (let i = 0; i < n; i++) {
     if (i % 1000 === 0) await Promise.resolve();
     const noise = randomBytes(330).toString('base64url');
-    yield { name: `r${i}-${noise.slice(0, 190)}`, resource_type: 'Space', description: noise.slice(190, 440) };
+    yield {
+      name: `r${i}-${noise.slice(0, 190)}`,
+      resource_type: 'Space',
+      description: noise.slice(190, 440),
+    };
   }
 }
 
@@ -46,7 +50,13 @@ describe.skipIf(process.env['OAA_LARGE_TESTS'] !== '1')('pushPayload at the serv
         },
       ],
       permissions: [{ name: 'View', permission_type: ['DataRead'] }],
-      identity_to_permissions: [{ identity: 'staff', identity_type: 'local_group', application_permissions: [{ application: 'big', permission: 'View', apply_to_application: true }] }],
+      identity_to_permissions: [
+        {
+          identity: 'staff',
+          identity_type: 'local_group',
+          application_permissions: [{ application: 'big', permission: 'View', apply_to_application: true }],
+        },
+      ],
     };
     const result = await client.pushPayload({ ...ref, payload });
     expect(result.mode).toBe('multipart');

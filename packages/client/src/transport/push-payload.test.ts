@@ -45,7 +45,10 @@ describe('pushPayload', () => {
     const client = emu.client();
     const ref = await target(client);
     const payload = appPayload([{ name: 'ann', groups: ['staff'] }]);
-    (payload['applications'] as Record<string, unknown>[])[0]!['local_roles'] = [{ name: 'viewer', permissions: ['View'] }, { name: 'empty' }];
+    (payload['applications'] as Record<string, unknown>[])[0]!['local_roles'] = [
+      { name: 'viewer', permissions: ['View'] },
+      { name: 'empty' },
+    ];
     const { warnings } = await client.pushPayload({ ...ref, payload });
     expect(warnings.map((w) => w.message).join('\n')).toMatch(/Role is missing permission/);
   });
@@ -54,7 +57,12 @@ describe('pushPayload', () => {
     const client = emu.client();
     const ref = await target(client);
     const users = randomUsers(4000);
-    const result = await client.pushPayload({ ...ref, payload: appPayload(slowly(users)), maxBodyBytes: SMALL_BODY, concurrency: 2 });
+    const result = await client.pushPayload({
+      ...ref,
+      payload: appPayload(slowly(users)),
+      maxBodyBytes: SMALL_BODY,
+      concurrency: 2,
+    });
     expect(result.mode).toBe('multipart');
     expect(result.chunks).toBe(Math.ceil(result.compressedBytes / rawBytesPerBody(SMALL_BODY)));
     expect(result.chunks).toBeGreaterThan(2);
@@ -66,10 +74,19 @@ describe('pushPayload', () => {
   it('sends uncompressed payloads escaped in one push, or as raw JSON slices in multipart', async () => {
     const client = emu.client();
     const ref = await target(client);
-    const small = await client.pushPayload({ ...ref, payload: appPayload([{ name: 'zoë "z" ✓', groups: ['staff'] }]), compression: 'none' });
+    const small = await client.pushPayload({
+      ...ref,
+      payload: appPayload([{ name: 'zoë "z" ✓', groups: ['staff'] }]),
+      compression: 'none',
+    });
     expect(small).toMatchObject({ mode: 'single', warnings: [] });
     expect(small.compressedBytes).toBe(small.jsonBytes);
-    const big = await client.pushPayload({ ...ref, payload: appPayload(randomUsers(2000)), compression: 'none', maxBodyBytes: SMALL_BODY });
+    const big = await client.pushPayload({
+      ...ref,
+      payload: appPayload(randomUsers(2000)),
+      compression: 'none',
+      maxBodyBytes: SMALL_BODY,
+    });
     expect(big).toMatchObject({ mode: 'multipart', warnings: [] });
     expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(2000);
   });
@@ -79,7 +96,11 @@ describe('pushPayload', () => {
     const ref = await target(client);
     await emu.admin.faults.add({ method: 'POST', path: '*:parts', status: 503, count: 2 });
     await emu.admin.faults.add({ method: 'POST', path: '*:parts', drop: true, count: 2 });
-    const result = await client.pushPayload({ ...ref, payload: appPayload(randomUsers(2000)), maxBodyBytes: SMALL_BODY });
+    const result = await client.pushPayload({
+      ...ref,
+      payload: appPayload(randomUsers(2000)),
+      maxBodyBytes: SMALL_BODY,
+    });
     expect(result.mode).toBe('multipart');
     expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(2000);
   });
@@ -87,7 +108,9 @@ describe('pushPayload', () => {
   it('fails clearly, with hints, when a payload needs more than 99 chunks', async () => {
     const client = emu.client();
     const ref = await target(client);
-    const error = await client.pushPayload({ ...ref, payload: appPayload(randomUsers(20_000)), maxBodyBytes: 4096 }).catch((e: unknown) => e);
+    const error = await client
+      .pushPayload({ ...ref, payload: appPayload(randomUsers(20_000)), maxBodyBytes: 4096 })
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
     expect((error as { hints: string[] }).hints.join(' ')).toMatch(/several data sources/);
   });
@@ -97,7 +120,9 @@ describe('pushPayload', () => {
     const ref = await target(client);
     const controller = new AbortController();
     controller.abort();
-    await expect(client.pushPayload({ ...ref, payload: appPayload(randomUsers(5)), signal: controller.signal })).rejects.toMatchObject({ code: 'ABORTED' });
+    await expect(
+      client.pushPayload({ ...ref, payload: appPayload(randomUsers(5)), signal: controller.signal }),
+    ).rejects.toMatchObject({ code: 'ABORTED' });
     expect((await client.dataSources.get(ref)).status).not.toBe('SUCCESS');
   });
 
@@ -105,7 +130,10 @@ describe('pushPayload', () => {
     const client = emu.client();
     const ref = await target(client);
     const gz = gzipSync(JSON.stringify(appPayload(randomUsers(5))));
-    const result = await client.pushPayload({ ...ref, stream: [gz.subarray(0, 10), gz.subarray(10)].values() as unknown as AsyncIterable<Uint8Array> });
+    const result = await client.pushPayload({
+      ...ref,
+      stream: [gz.subarray(0, 10), gz.subarray(10)].values() as unknown as AsyncIterable<Uint8Array>,
+    });
     expect(result).toMatchObject({ mode: 'single', jsonBytes: undefined, compressedBytes: gz.length });
   });
 });

@@ -50,7 +50,10 @@ export function rawBytesPerBody(maxBodyBytes: number): number {
 }
 
 /** Stops reading the payload as soon as the caller aborts, even while it is only being buffered. */
-async function* untilAborted(bytes: AsyncIterable<Uint8Array>, signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+async function* untilAborted(
+  bytes: AsyncIterable<Uint8Array>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Uint8Array> {
   for await (const chunk of bytes) {
     if (signal?.aborted) throw new OaaError('push aborted', { code: 'ABORTED', cause: signal.reason });
     yield chunk;
@@ -64,7 +67,10 @@ function escapedLength(group: ByteGroup): number {
 }
 
 function tooLarge(chunkBytes: number, compression: 'gzip' | 'none'): OaaError {
-  const hints = ['split the data across several data sources', 'push incremental changes (incremental_change) instead of the whole payload'];
+  const hints = [
+    'split the data across several data sources',
+    'push incremental changes (incremental_change) instead of the whole payload',
+  ];
   if (compression === 'none') hints.unshift('push with gzip compression');
   return new OaaError(`the payload needs more than ${MAX_PARTS} multipart chunks of ${chunkBytes} bytes`, {
     code: 'PAYLOAD_TOO_LARGE',
@@ -78,22 +84,39 @@ function tooLarge(chunkBytes: number, compression: 'gzip' | 'none'): OaaError {
  * single-push limit, sent as one `:push` when it fits, else as a multipart upload whose chunks go
  * out in parallel (bounded, each retried on its own) while the rest is still being produced.
  */
-export async function pushPayload(apis: { push: PushApi; parts: PartsApi }, options: PushPayloadOptions): Promise<PushPayloadResult> {
+export async function pushPayload(
+  apis: { push: PushApi; parts: PartsApi },
+  options: PushPayloadOptions,
+): Promise<PushPayloadResult> {
   const compression = options.compression ?? 'gzip';
   const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
   if (maxBodyBytes < 4 * ENVELOPE_BYTES) {
-    throw new OaaError(`maxBodyBytes must be at least ${4 * ENVELOPE_BYTES}`, { code: 'CONFIG_INVALID', details: { maxBodyBytes } });
+    throw new OaaError(`maxBodyBytes must be at least ${4 * ENVELOPE_BYTES}`, {
+      code: 'CONFIG_INVALID',
+      details: { maxBodyBytes },
+    });
   }
   const source = payloadBytes(options, compression);
   const chunkBytes = rawBytesPerBody(maxBodyBytes);
   const groups = cut(untilAborted(source.bytes, options.signal), chunkBytes);
   const first = (await groups.next()).value!;
-  const target = { providerId: options.providerId, dataSourceId: options.dataSourceId, signal: options.signal };
-  const pushTarget = options.priorityPush === undefined ? target : { ...target, priorityPush: options.priorityPush };
+  const target = {
+    providerId: options.providerId,
+    dataSourceId: options.dataSourceId,
+    signal: options.signal,
+  };
+  const pushTarget =
+    options.priorityPush === undefined ? target : { ...target, priorityPush: options.priorityPush };
 
   if (first.last && (compression === 'gzip' || escapedLength(first) <= maxBodyBytes - ENVELOPE_BYTES)) {
     const { warnings } = await apis.push.bytes({ ...pushTarget, data: first.pieces, compression });
-    return { warnings, mode: 'single', jsonBytes: source.jsonBytes(), compressedBytes: first.bytes, chunks: 1 };
+    return {
+      warnings,
+      mode: 'single',
+      jsonBytes: source.jsonBytes(),
+      compressedBytes: first.bytes,
+      chunks: 1,
+    };
   }
 
   const { uploadId } = await apis.parts.start(target);

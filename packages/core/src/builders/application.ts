@@ -2,7 +2,14 @@
 import { NameTable } from '../internal/name-table.js';
 import { IDENTITY_TYPES } from '../schemas/application.js';
 import type {
-  Application, ApplicationPayload, IdentityToPermissions, LocalAccessCred, LocalGroup, LocalRole, LocalUser, Permission,
+  Application,
+  ApplicationPayload,
+  IdentityToPermissions,
+  LocalAccessCred,
+  LocalGroup,
+  LocalRole,
+  LocalUser,
+  Permission,
   PermissionType,
 } from '../schemas/application.js';
 import type { PropertyType } from '../schemas/common.js';
@@ -10,10 +17,13 @@ import { EntityStream } from './entity-stream.js';
 import { Registry } from './registry.js';
 import { ResourceBuilder, type ResourceInput } from './resource.js';
 
-type Definition = NonNullable<NonNullable<ApplicationPayload['custom_property_definition']>['applications']>[number];
+type Definition = NonNullable<
+  NonNullable<ApplicationPayload['custom_property_definition']>['applications']
+>[number];
 type RoleAssignment = NonNullable<IdentityToPermissions['role_assignments']>[number];
 type ApplicationPermission = NonNullable<IdentityToPermissions['application_permissions']>[number];
-type PropertyKind = 'application' | 'local_user' | 'local_group' | 'local_role' | 'local_access_creds' | 'role_assignment';
+type PropertyKind =
+  'application' | 'local_user' | 'local_group' | 'local_role' | 'local_access_creds' | 'role_assignment';
 
 /** One application of the payload; local identities, roles and resources are added through it. */
 export class ApplicationBuilder {
@@ -24,7 +34,11 @@ export class ApplicationBuilder {
   private readonly creds: Registry<LocalAccessCred>;
   private userStream: EntityStream<LocalUser> | undefined;
 
-  constructor(readonly app: Application, private readonly definition: Definition, private readonly permissions: Registry<Permission>) {
+  constructor(
+    readonly app: Application,
+    private readonly definition: Definition,
+    private readonly permissions: Registry<Permission>,
+  ) {
     const scope = ` in application ${JSON.stringify(app.name)}`;
     this.users = new Registry('local user', scope);
     this.groups = new Registry('local group', scope);
@@ -112,7 +126,8 @@ export class ApplicationBuilder {
 
   /** Drops the indexes once the payload is built. */
   release(): void {
-    for (const r of [this.users, this.groups, this.roles, this.resources, this.creds] as Registry<unknown>[]) r.clear();
+    for (const r of [this.users, this.groups, this.roles, this.resources, this.creds] as Registry<unknown>[])
+      r.clear();
   }
 
   /** Throws unless `ref` (a key or name; sub-resources as `parent.child`) names a resource. */
@@ -148,7 +163,11 @@ export interface GrantBase {
  * const payload = b.build();
  */
 export class ApplicationPayloadBuilder {
-  private readonly payload: ApplicationPayload = { applications: [], permissions: [], identity_to_permissions: [] };
+  private readonly payload: ApplicationPayload = {
+    applications: [],
+    permissions: [],
+    identity_to_permissions: [],
+  };
   private readonly apps = new Registry<ApplicationBuilder>('application');
   private readonly permissions = new Registry<Permission>('permission');
   private readonly grants = new NameTable<IdentityToPermissions>();
@@ -156,12 +175,20 @@ export class ApplicationPayloadBuilder {
   private grantStream: EntityStream<IdentityToPermissions> | undefined;
 
   /** Adds an application. Its custom property definitions are declared on the returned builder. */
-  addApplication(app: Omit<Application, 'local_users' | 'local_groups' | 'local_roles' | 'resources'>): ApplicationBuilder {
+  addApplication(
+    app: Omit<Application, 'local_users' | 'local_groups' | 'local_roles' | 'resources'>,
+  ): ApplicationBuilder {
     const application: Application = { ...app };
-    const definitions = ((this.payload.custom_property_definition ??= { applications: [] }).applications ??= []);
-    let definition = definitions.find((d) => d.application_type.toLowerCase() === app.application_type.toLowerCase());
+    const definitions = ((this.payload.custom_property_definition ??= { applications: [] }).applications ??=
+      []);
+    let definition = definitions.find(
+      (d) => d.application_type.toLowerCase() === app.application_type.toLowerCase(),
+    );
     if (!definition) definitions.push((definition = { application_type: app.application_type }));
-    const builder = this.apps.add(app.name, new ApplicationBuilder(application, definition, this.permissions));
+    const builder = this.apps.add(
+      app.name,
+      new ApplicationBuilder(application, definition, this.permissions),
+    );
     this.payload.applications.push(application);
     return builder;
   }
@@ -172,7 +199,9 @@ export class ApplicationPayloadBuilder {
   }
 
   /** Defines a permission (top level: applications share them). */
-  addPermission(permission: Omit<Permission, 'permission_type'> & { permission_type: PermissionType[] }): Permission {
+  addPermission(
+    permission: Omit<Permission, 'permission_type'> & { permission_type: PermissionType[] },
+  ): Permission {
     this.permissions.add(permission.name, permission);
     this.payload.permissions!.push(permission);
     return permission;
@@ -182,22 +211,39 @@ export class ApplicationPayloadBuilder {
   grantRole(grant: GrantBase & { role: string }): void {
     const app = this.checkGrant(grant);
     app.roles.get(grant.role, 'role assignment of', grant.identity);
-    (this.entry(grant).role_assignments ??= []).push(this.shared(grant, grant.role, () => {
-      const assignment: RoleAssignment = { application: grant.application, role: grant.role, apply_to_application: grant.applyToApplication ?? false };
-      if (grant.resources?.length) assignment.resources = grant.resources;
-      return assignment;
-    }));
+    (this.entry(grant).role_assignments ??= []).push(
+      this.shared(grant, grant.role, () => {
+        const assignment: RoleAssignment = {
+          application: grant.application,
+          role: grant.role,
+          apply_to_application: grant.applyToApplication ?? false,
+        };
+        if (grant.resources?.length) assignment.resources = grant.resources;
+        return assignment;
+      }),
+    );
   }
 
   /** Gives `identity` a permission on `application` or on some of its resources. */
   grantPermission(grant: GrantBase & { permission: string }): void {
     this.checkGrant(grant);
     this.permissions.get(grant.permission, 'permission grant to', grant.identity);
-    (this.entry(grant).application_permissions ??= []).push(this.shared(grant, grant.permission, () => {
-      const granted: ApplicationPermission = { application: grant.application, permission: grant.permission, apply_to_application: grant.applyToApplication ?? false };
-      if (grant.resources?.length) granted.resources = grant.resources;
-      return granted;
-    }, 1));
+    (this.entry(grant).application_permissions ??= []).push(
+      this.shared(
+        grant,
+        grant.permission,
+        () => {
+          const granted: ApplicationPermission = {
+            application: grant.application,
+            permission: grant.permission,
+            apply_to_application: grant.applyToApplication ?? false,
+          };
+          if (grant.resources?.length) granted.resources = grant.resources;
+          return granted;
+        },
+        1,
+      ),
+    );
   }
 
   /**
@@ -207,7 +253,10 @@ export class ApplicationPayloadBuilder {
    */
   addIdentityToPermissions(entries: Iterable<IdentityToPermissions>): void {
     if (!this.grantStream) {
-      this.grantStream = new EntityStream<IdentityToPermissions>(this.payload.identity_to_permissions!, 'identity_to_permissions entries');
+      this.grantStream = new EntityStream<IdentityToPermissions>(
+        this.payload.identity_to_permissions!,
+        'identity_to_permissions entries',
+      );
       this.payload.identity_to_permissions = this.grantStream as unknown as IdentityToPermissions[];
     }
     this.grantStream.add(entries);

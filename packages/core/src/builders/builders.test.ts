@@ -10,13 +10,24 @@ function wikiBuilder() {
   b.addPermission({ name: 'View', permission_type: ['DataRead'], apply_to_sub_resources: true });
   b.addPermission({ name: 'Edit', permission_type: ['DataWrite'] });
   const app = b.addApplication({ name: 'Team Wiki', application_type: 'wiki' });
-  app.defineProperty('local_user', 'department', 'STRING').defineResourceProperty('space', 'visibility', 'STRING');
+  app
+    .defineProperty('local_user', 'department', 'STRING')
+    .defineResourceProperty('space', 'visibility', 'STRING');
   app.addLocalGroup({ name: 'Viewers', unique_id: 'g-view' });
   app.addLocalGroup({ name: 'Editors', groups: ['viewers'] });
   app.addLocalRole({ name: 'Admin', permissions: ['view', 'EDIT'] });
-  app.addLocalUser({ name: 'Alice', identities: ['alice@example.com'], groups: ['Editors'], custom_properties: { department: 'eng' } });
+  app.addLocalUser({
+    name: 'Alice',
+    identities: ['alice@example.com'],
+    groups: ['Editors'],
+    custom_properties: { department: 'eng' },
+  });
   app.addLocalUser({ name: 'Bob', unique_id: 'u-bob', groups: ['G-VIEW'] });
-  const eng = app.addResource({ name: 'Engineering', resource_type: 'space', custom_properties: { visibility: 'private' } });
+  const eng = app.addResource({
+    name: 'Engineering',
+    resource_type: 'space',
+    custom_properties: { visibility: 'private' },
+  });
   eng.addSubResource({ name: 'Runbooks', resource_type: 'page' });
   return { b, app };
 }
@@ -33,19 +44,45 @@ function codeOf(fn: () => unknown): string | undefined {
 describe('ApplicationPayloadBuilder', () => {
   it('builds a payload that validates, with references by name or unique id in any case', () => {
     const { b } = wikiBuilder();
-    b.grantRole({ identity: 'alice', identityType: 'local_user', application: 'team wiki', role: 'admin', applyToApplication: true });
-    b.grantPermission({ identity: 'u-bob', identityType: 'local_user', application: 'Team Wiki', permission: 'View', resources: ['engineering.runbooks'] });
-    b.grantPermission({ identity: 'carol@example.com', identityType: 'idp', application: 'Team Wiki', permission: 'Edit', applyToApplication: true });
+    b.grantRole({
+      identity: 'alice',
+      identityType: 'local_user',
+      application: 'team wiki',
+      role: 'admin',
+      applyToApplication: true,
+    });
+    b.grantPermission({
+      identity: 'u-bob',
+      identityType: 'local_user',
+      application: 'Team Wiki',
+      permission: 'View',
+      resources: ['engineering.runbooks'],
+    });
+    b.grantPermission({
+      identity: 'carol@example.com',
+      identityType: 'idp',
+      application: 'Team Wiki',
+      permission: 'Edit',
+      applyToApplication: true,
+    });
     const payload = b.build();
     expect(validate('application', payload)).toEqual({ errors: [], warnings: [] });
     expect(payload.identity_to_permissions).toHaveLength(3);
-    expect(payload.custom_property_definition?.applications?.[0]?.local_user_properties).toEqual({ department: 'STRING' });
+    expect(payload.custom_property_definition?.applications?.[0]?.local_user_properties).toEqual({
+      department: 'STRING',
+    });
   });
 
   it('puts two grants to one identity into one identity_to_permissions entry', () => {
     const { b } = wikiBuilder();
     b.grantRole({ identity: 'Alice', identityType: 'local_user', application: 'Team Wiki', role: 'Admin' });
-    b.grantPermission({ identity: 'ALICE', identityType: 'local_user', application: 'Team Wiki', permission: 'View', resources: ['Engineering'] });
+    b.grantPermission({
+      identity: 'ALICE',
+      identityType: 'local_user',
+      application: 'Team Wiki',
+      permission: 'View',
+      resources: ['Engineering'],
+    });
     const [entry] = b.build().identity_to_permissions!;
     expect(entry!.role_assignments).toHaveLength(1);
     expect(entry!.application_permissions).toHaveLength(1);
@@ -55,9 +92,15 @@ describe('ApplicationPayloadBuilder', () => {
     const { b, app } = wikiBuilder();
     expect(codeOf(() => app.addLocalUser({ name: 'ALICE' }))).toBe('DUPLICATE_ENTITY');
     expect(codeOf(() => app.addLocalGroup({ name: 'editors' }))).toBe('DUPLICATE_ENTITY');
-    expect(codeOf(() => b.addPermission({ name: 'view', permission_type: ['DataRead'] }))).toBe('DUPLICATE_ENTITY');
-    expect(codeOf(() => b.addApplication({ name: 'TEAM WIKI', application_type: 'wiki' }))).toBe('DUPLICATE_ENTITY');
-    expect(() => app.addLocalUser({ name: 'alice' })).toThrow('duplicate local user "alice" in application "Team Wiki"');
+    expect(codeOf(() => b.addPermission({ name: 'view', permission_type: ['DataRead'] }))).toBe(
+      'DUPLICATE_ENTITY',
+    );
+    expect(codeOf(() => b.addApplication({ name: 'TEAM WIKI', application_type: 'wiki' }))).toBe(
+      'DUPLICATE_ENTITY',
+    );
+    expect(() => app.addLocalUser({ name: 'alice' })).toThrow(
+      'duplicate local user "alice" in application "Team Wiki"',
+    );
   });
 
   it('refuses dangling references where they are made, naming both ends', () => {
@@ -65,11 +108,45 @@ describe('ApplicationPayloadBuilder', () => {
     expect(() => app.addLocalUser({ name: 'Dan', groups: ['Owners'] })).toThrow(
       'local user "Dan" references local group "Owners" in application "Team Wiki", which has not been added',
     );
-    expect(codeOf(() => app.addLocalRole({ name: 'Owner', permissions: ['Delete'] }))).toBe('UNKNOWN_REFERENCE');
-    expect(codeOf(() => b.grantRole({ identity: 'Alice', identityType: 'local_user', application: 'Team Wiki', role: 'Editor' }))).toBe('UNKNOWN_REFERENCE');
-    expect(codeOf(() => b.grantRole({ identity: 'Zed', identityType: 'local_user', application: 'Team Wiki', role: 'Admin' }))).toBe('UNKNOWN_REFERENCE');
-    expect(codeOf(() => b.grantPermission({ identity: 'Alice', identityType: 'local_user', application: 'Wiki', permission: 'View' }))).toBe('UNKNOWN_REFERENCE');
-    expect(codeOf(() => b.grantPermission({ identity: 'Alice', identityType: 'local_user', application: 'Team Wiki', permission: 'View', resources: ['Engineering.Specs'] }))).toBe('UNKNOWN_REFERENCE');
+    expect(codeOf(() => app.addLocalRole({ name: 'Owner', permissions: ['Delete'] }))).toBe(
+      'UNKNOWN_REFERENCE',
+    );
+    expect(
+      codeOf(() =>
+        b.grantRole({
+          identity: 'Alice',
+          identityType: 'local_user',
+          application: 'Team Wiki',
+          role: 'Editor',
+        }),
+      ),
+    ).toBe('UNKNOWN_REFERENCE');
+    expect(
+      codeOf(() =>
+        b.grantRole({ identity: 'Zed', identityType: 'local_user', application: 'Team Wiki', role: 'Admin' }),
+      ),
+    ).toBe('UNKNOWN_REFERENCE');
+    expect(
+      codeOf(() =>
+        b.grantPermission({
+          identity: 'Alice',
+          identityType: 'local_user',
+          application: 'Wiki',
+          permission: 'View',
+        }),
+      ),
+    ).toBe('UNKNOWN_REFERENCE');
+    expect(
+      codeOf(() =>
+        b.grantPermission({
+          identity: 'Alice',
+          identityType: 'local_user',
+          application: 'Team Wiki',
+          permission: 'View',
+          resources: ['Engineering.Specs'],
+        }),
+      ),
+    ).toBe('UNKNOWN_REFERENCE');
   });
 });
 
@@ -94,26 +171,69 @@ describe('IdentityProviderPayloadBuilder', () => {
       }
     })();
     expect(err).toBeInstanceOf(ValidationError);
-    expect((err as ValidationError).violations).toEqual([{ field: 'users[0].manager_id', description: 'manager "u-9" is not the identity of a user' }]);
+    expect((err as ValidationError).violations).toEqual([
+      { field: 'users[0].manager_id', description: 'manager "u-9" is not the identity of a user' },
+    ]);
   });
 });
 
 describe('HrisPayloadBuilder', () => {
   const base = { employment_status: 'ACTIVE', is_active: true } as const;
   it('builds a valid payload', () => {
-    const b = new HrisPayloadBuilder({ name: 'Acme', hris_type: 'acme', system: { id: 'acme', name: 'Acme HR' } });
+    const b = new HrisPayloadBuilder({
+      name: 'Acme',
+      hris_type: 'acme',
+      system: { id: 'acme', name: 'Acme HR' },
+    });
     b.defineProperty('employee', 'badge', 'NUMBER');
     b.addGroup({ id: 'eng', name: 'Engineering', group_type: 'Department' });
-    b.addEmployee({ id: 'E2', name: 'Bob J', employee_number: '2', first_name: 'Bob', last_name: 'J', managers: [{ id: 'E1' }], department: { id: 'ENG' }, ...base });
-    b.addEmployee({ id: 'E1', name: 'Al S', employee_number: '1', first_name: 'Al', last_name: 'S', custom_properties: { badge: 7 }, ...base });
+    b.addEmployee({
+      id: 'E2',
+      name: 'Bob J',
+      employee_number: '2',
+      first_name: 'Bob',
+      last_name: 'J',
+      managers: [{ id: 'E1' }],
+      department: { id: 'ENG' },
+      ...base,
+    });
+    b.addEmployee({
+      id: 'E1',
+      name: 'Al S',
+      employee_number: '1',
+      first_name: 'Al',
+      last_name: 'S',
+      custom_properties: { badge: 7 },
+      ...base,
+    });
     expect(validate('hris', b.build()).errors).toEqual([]);
   });
   it('refuses an unknown department and reports a missing manager', () => {
-    const b = new HrisPayloadBuilder({ name: 'Acme', hris_type: 'acme', system: { id: 'acme', name: 'Acme HR' } });
-    expect(() => b.addEmployee({ id: 'E1', name: 'A', employee_number: '1', first_name: 'A', last_name: 'B', department: { id: 'hr' }, ...base })).toThrow(
-      'employee "E1" references group "hr", which has not been added',
-    );
-    b.addEmployee({ id: 'E2', name: 'B', employee_number: '2', first_name: 'B', last_name: 'C', managers: [{ id: 'E7' }], ...base });
+    const b = new HrisPayloadBuilder({
+      name: 'Acme',
+      hris_type: 'acme',
+      system: { id: 'acme', name: 'Acme HR' },
+    });
+    expect(() =>
+      b.addEmployee({
+        id: 'E1',
+        name: 'A',
+        employee_number: '1',
+        first_name: 'A',
+        last_name: 'B',
+        department: { id: 'hr' },
+        ...base,
+      }),
+    ).toThrow('employee "E1" references group "hr", which has not been added');
+    b.addEmployee({
+      id: 'E2',
+      name: 'B',
+      employee_number: '2',
+      first_name: 'B',
+      last_name: 'C',
+      managers: [{ id: 'E7' }],
+      ...base,
+    });
     expect(() => b.build()).toThrow(ValidationError);
   });
 });
@@ -122,7 +242,9 @@ describe('a refused entity leaves the builder unchanged', () => {
   it('does not register a role whose permission is unknown', () => {
     const { b, app } = wikiBuilder();
     expect(() => app.addLocalRole({ name: 'Owner', permissions: ['Delete'] })).toThrow(OaaError);
-    expect(() => b.grantRole({ identity: 'Alice', identityType: 'local_user', application: 'Team Wiki', role: 'Owner' })).toThrow('local role "Owner"');
+    expect(() =>
+      b.grantRole({ identity: 'Alice', identityType: 'local_user', application: 'Team Wiki', role: 'Owner' }),
+    ).toThrow('local role "Owner"');
     expect(b.build().applications[0]!.local_roles!.map((r) => r.name)).toEqual(['Admin']);
   });
 });
@@ -139,23 +261,37 @@ describe('streamed entities', () => {
         }
       },
     });
-    b.addIdentityToPermissions([{ identity: 'bulk1', identity_type: 'local_user', role_assignments: [{ application: 'Team Wiki', role: 'Admin', apply_to_application: true }] }]);
+    b.addIdentityToPermissions([
+      {
+        identity: 'bulk1',
+        identity_type: 'local_user',
+        role_assignments: [{ application: 'Team Wiki', role: 'Admin', apply_to_application: true }],
+      },
+    ]);
     const payload = b.build();
     expect(validate('application', payload).errors).toEqual([]);
     const { jsonChunks } = await import('../serialize/json-chunks.js');
     let text = '';
     for await (const chunk of jsonChunks(payload)) text += chunk.toString();
     const parsed = JSON.parse(text);
-    expect(parsed.applications[0].local_users.map((u: { name: string }) => u.name)).toEqual(['Alice', 'Bob', 'bulk0', 'bulk1', 'bulk2']);
+    expect(parsed.applications[0].local_users.map((u: { name: string }) => u.name)).toEqual([
+      'Alice',
+      'Bob',
+      'bulk0',
+      'bulk1',
+      'bulk2',
+    ]);
     expect(parsed.identity_to_permissions).toHaveLength(1);
     expect(made.count).toBe(6); // generated once for validation, once for serialization, never stored
   });
 
   it('refuses to read a one-shot generator twice rather than dropping its users', () => {
     const { b, app } = wikiBuilder();
-    app.addLocalUsers((function* () {
-      yield { name: 'once' };
-    })());
+    app.addLocalUsers(
+      (function* () {
+        yield { name: 'once' };
+      })(),
+    );
     const payload = b.build();
     expect(validate('application', payload).errors).toEqual([]);
     expect(() => validate('application', payload)).toThrow(/one-shot source of local users was read twice/);
@@ -165,7 +301,10 @@ describe('streamed entities', () => {
     const { b, app } = wikiBuilder();
     app.addLocalUsers([{ name: 'x', groups: ['Nobody'] }]);
     expect(validate('application', b.build()).errors).toEqual([
-      { field: 'applications[0].local_users[2].groups[0]', description: 'local group "Nobody" does not exist in application "Team Wiki"' },
+      {
+        field: 'applications[0].local_users[2].groups[0]',
+        description: 'local group "Nobody" does not exist in application "Team Wiki"',
+      },
     ]);
   });
 });

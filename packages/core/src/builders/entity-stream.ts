@@ -11,7 +11,10 @@ export class EntityStream<T> implements Iterable<T> {
   private readonly parts: { source: Iterable<T>; oneShot: boolean; read: boolean }[] = [];
 
   /** @param eager entities added one by one; they come first. */
-  constructor(readonly eager: T[], private readonly kind: string) {}
+  constructor(
+    readonly eager: T[],
+    private readonly kind: string,
+  ) {}
 
   /** Appends a source of entities. */
   add(source: Iterable<T>): void {
@@ -29,7 +32,9 @@ export class EntityStream<T> implements Iterable<T> {
       if (part.oneShot && part.read) {
         throw new OaaError(`a one-shot source of ${this.kind} was read twice: its entities are gone`, {
           code: 'STREAM_CONSUMED',
-          hints: ['pass an array or a re-iterable object, e.g. { *[Symbol.iterator]() { ... } }, when the payload is validated and then pushed'],
+          hints: [
+            'pass an array or a re-iterable object, e.g. { *[Symbol.iterator]() { ... } }, when the payload is validated and then pushed',
+          ],
         });
       }
       part.read = true;

@@ -64,11 +64,15 @@ export class HrisPayloadBuilder {
     this.payload.employees!.forEach((e, i) =>
       (e.managers ?? []).forEach((m, j) => {
         if (!this.employees.find(m.id)) {
-          violations.push({ field: `employees[${i}].managers[${j}].id`, description: `manager ${JSON.stringify(m.id)} is not the id of an employee` });
+          violations.push({
+            field: `employees[${i}].managers[${j}].id`,
+            description: `manager ${JSON.stringify(m.id)} is not the id of an employee`,
+          });
         }
       }),
     );
-    if (violations.length) throw new ValidationError('the payload has dangling manager references', violations);
+    if (violations.length)
+      throw new ValidationError('the payload has dangling manager references', violations);
     return this.payload;
   }
 }

@@ -69,10 +69,14 @@ export class IdentityProviderPayloadBuilder {
     const violations: Violation[] = [];
     this.payload.users!.forEach((u, i) => {
       if (u.manager_id && !this.users.find(u.manager_id)) {
-        violations.push({ field: `users[${i}].manager_id`, description: `manager ${JSON.stringify(u.manager_id)} is not the identity of a user` });
+        violations.push({
+          field: `users[${i}].manager_id`,
+          description: `manager ${JSON.stringify(u.manager_id)} is not the identity of a user`,
+        });
       }
     });
-    if (violations.length) throw new ValidationError('the payload has dangling manager references', violations);
+    if (violations.length)
+      throw new ValidationError('the payload has dangling manager references', violations);
     return this.payload;
   }
 }

@@ -5,16 +5,22 @@ import { NameTable } from '../internal/name-table.js';
 export class Registry<T> {
   private readonly byKey = new NameTable<T>();
 
-  constructor(private readonly kind: string, private readonly scope = '') {}
+  constructor(
+    private readonly kind: string,
+    private readonly scope = '',
+  ) {}
 
   /** Adds `item` under `key` (and an alias, e.g. a name beside a unique id); throws `DUPLICATE_ENTITY` if `key` is taken. */
   add(key: string, item: T, alias?: string | null): T {
     if (this.byKey.insert(key, item) !== -1) {
-      throw new OaaError(`duplicate ${this.kind} ${JSON.stringify(key)}${this.scope}: names and ids compare without case`, {
-        code: 'DUPLICATE_ENTITY',
-        details: { kind: this.kind, key },
-        hints: [`give each ${this.kind} a distinct name or unique id`],
-      });
+      throw new OaaError(
+        `duplicate ${this.kind} ${JSON.stringify(key)}${this.scope}: names and ids compare without case`,
+        {
+          code: 'DUPLICATE_ENTITY',
+          details: { kind: this.kind, key },
+          hints: [`give each ${this.kind} a distinct name or unique id`],
+        },
+      );
     }
     if (alias) this.byKey.insert(alias, item);
     return item;
@@ -45,11 +51,14 @@ export class Registry<T> {
   get(key: string, fromKind: string, fromName: string): T {
     const i = this.byKey.find(key);
     if (i === -1) {
-      throw new OaaError(`${fromKind} ${JSON.stringify(fromName)} references ${this.kind} ${JSON.stringify(key)}${this.scope}, which has not been added`, {
-        code: 'UNKNOWN_REFERENCE',
-        details: { kind: this.kind, key },
-        hints: [`add the ${this.kind} before referencing it`],
-      });
+      throw new OaaError(
+        `${fromKind} ${JSON.stringify(fromName)} references ${this.kind} ${JSON.stringify(key)}${this.scope}, which has not been added`,
+        {
+          code: 'UNKNOWN_REFERENCE',
+          details: { kind: this.kind, key },
+          hints: [`add the ${this.kind} before referencing it`],
+        },
+      );
     }
     return this.byKey.valueAt(i);
   }

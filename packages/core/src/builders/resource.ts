@@ -9,7 +9,10 @@ export class ResourceBuilder {
   private readonly children: Registry<ResourceBuilder>;
 
   /** @param resource the payload object, filled in place. */
-  constructor(readonly resource: Resource, readonly path: string) {
+  constructor(
+    readonly resource: Resource,
+    readonly path: string,
+  ) {
     this.children = new Registry('sub-resource', ` under resource ${JSON.stringify(path)}`);
   }
 

@@ -68,7 +68,8 @@ export class NameTable<V = number> {
   find(key: string, salt = 0): number {
     const slots = this.slots;
     if (slots === undefined) {
-      for (let i = 0; i < this.keys.length; i++) if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+      for (let i = 0; i < this.keys.length; i++)
+        if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
       return -1;
     }
     const h = hashOf(key, salt);

@@ -4,7 +4,14 @@ import { jsonSchemas } from './schemas.js';
 describe('generated JSON Schemas', () => {
   const schemas = jsonSchemas() as Record<string, any>;
   it('cover the three templates and the push bodies', () => {
-    expect(Object.keys(schemas).sort()).toEqual(['application', 'csv-push-request', 'hris', 'identity-provider', 'multipart-request', 'push-request']);
+    expect(Object.keys(schemas).sort()).toEqual([
+      'application',
+      'csv-push-request',
+      'hris',
+      'identity-provider',
+      'multipart-request',
+      'push-request',
+    ]);
   });
   it('are strict, and carry the patterns, enums and lengths of the zod schemas', () => {
     const app = schemas.application;

@@ -16,7 +16,8 @@ export function jsonSchemas(): Record<string, object> {
     out[template.replace('_', '-')] = {
       ...z.toJSONSchema(schema, { unrepresentable: 'any', io: 'input' }),
       title: TITLES[template as keyof typeof TITLES],
-      description: 'Refinements the JSON Schema cannot express (UTF-8 byte limits, RFC 3339 dates, references) are checked by `oaa validate`.',
+      description:
+        'Refinements the JSON Schema cannot express (UTF-8 byte limits, RFC 3339 dates, references) are checked by `oaa validate`.',
     };
   }
   out['push-request'] = z.toJSONSchema(pushRequestSchema, { unrepresentable: 'any', io: 'input' });

@@ -1,14 +1,27 @@
 /** The `application` payload template: custom applications with local identities and resources. */
 import * as z from 'zod';
 import {
-  customPropertiesSchema, dynamicPropertiesSchema, entityCommon, operationSchema, propertyDefinitionsSchema, tagSchema,
+  customPropertiesSchema,
+  dynamicPropertiesSchema,
+  entityCommon,
+  operationSchema,
+  propertyDefinitionsSchema,
+  type tagSchema,
 } from './common.js';
 import { limitedText, list, opt, payloadString, stringList, timestamp } from './primitives.js';
 
 /** Canonical permission types. */
 export const PERMISSION_TYPES = [
-  'DataRead', 'DataWrite', 'MetadataRead', 'MetadataWrite', 'NonData',
-  'DataCreate', 'DataDelete', 'MetadataCreate', 'MetadataDelete', 'Uncategorized',
+  'DataRead',
+  'DataWrite',
+  'MetadataRead',
+  'MetadataWrite',
+  'NonData',
+  'DataCreate',
+  'DataDelete',
+  'MetadataCreate',
+  'MetadataDelete',
+  'Uncategorized',
 ] as const;
 export const permissionTypeSchema = z.enum(PERMISSION_TYPES);
 export type PermissionType = z.infer<typeof permissionTypeSchema>;
@@ -18,7 +31,11 @@ export type PermissionType = z.infer<typeof permissionTypeSchema>;
  * names; these are oaakit's neutral names for them.
  */
 export const CONNECTION_NODE_TYPES = [
-  'WarehouseUser', 'CloudServiceAccount', 'CloudIamRole', 'IdpEnterpriseApplication', 'QueryEngineUser',
+  'WarehouseUser',
+  'CloudServiceAccount',
+  'CloudIamRole',
+  'IdpEnterpriseApplication',
+  'QueryEngineUser',
 ] as const;
 
 /** Identity types of an `identity_to_permissions` entry. */
@@ -163,7 +180,9 @@ export const applicationPropertyDefinitionSchema = z.strictObject({
 
 /** The whole `application` payload. */
 export const applicationPayloadSchema = z.strictObject({
-  custom_property_definition: opt(z.strictObject({ applications: list(applicationPropertyDefinitionSchema) })),
+  custom_property_definition: opt(
+    z.strictObject({ applications: list(applicationPropertyDefinitionSchema) }),
+  ),
   applications: z.array(applicationSchema).min(1, { error: 'at least one application is required' }),
   permissions: list(permissionSchema),
   identity_to_permissions: list(identityToPermissionsSchema),

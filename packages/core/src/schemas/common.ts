@@ -17,19 +17,22 @@ export const propertyTypeSchema = z.enum(PROPERTY_TYPES);
 export type PropertyType = z.infer<typeof propertyTypeSchema>;
 
 /** A custom property name. */
-export const propertyNameSchema = patternString(PROPERTY_NAME, 'lower-case letters and underscores, starting with a letter (^[a-z][a-z_]*$)');
+export const propertyNameSchema = patternString(
+  PROPERTY_NAME,
+  'lower-case letters and underscores, starting with a letter (^[a-z][a-z_]*$)',
+);
 
 /** Declared custom properties of one entity kind: property name to type. */
 export const propertyDefinitionsSchema = opt(z.record(propertyNameSchema, propertyTypeSchema));
 
-const propertyString = z
-  .string()
-  .refine((v) => v.length <= MAX_PROPERTY_STRING && v.isWellFormed(), {
-    error: `must be valid UTF-8 of at most ${MAX_PROPERTY_STRING} characters`,
-  });
+const propertyString = z.string().refine((v) => v.length <= MAX_PROPERTY_STRING && v.isWellFormed(), {
+  error: `must be valid UTF-8 of at most ${MAX_PROPERTY_STRING} characters`,
+});
 
 /** A custom property value; whether it matches the declared type is checked by `validate`. */
-export const propertyValueSchema = z.union([propertyString, z.number(), z.boolean(), z.array(propertyString)]).nullable();
+export const propertyValueSchema = z
+  .union([propertyString, z.number(), z.boolean(), z.array(propertyString)])
+  .nullable();
 
 /** Custom property values of one entity, checked against the template's definition. */
 export const customPropertiesSchema = opt(z.record(propertyNameSchema, propertyValueSchema));

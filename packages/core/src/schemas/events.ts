@@ -34,4 +34,7 @@ export const eventSchema = z.looseObject({
 export type ServiceEvent = z.infer<typeof eventSchema>;
 
 /** Response of `GET /api/v1/events/export`. */
-export const eventExportSchema = z.looseObject({ events: z.array(eventSchema), next_page_token: opt(z.string()) });
+export const eventExportSchema = z.looseObject({
+  events: z.array(eventSchema),
+  next_page_token: opt(z.string()),
+});

@@ -4,14 +4,24 @@ import { tagSchema } from './common.js';
 import { opt } from './primitives.js';
 
 /** Body of `POST /api/v1/graph/nodes/svc_tags`. */
-export const tagRequestSchema = z.strictObject({ node_id: z.string().min(1), tags: z.array(tagSchema).min(1) });
+export const tagRequestSchema = z.strictObject({
+  node_id: z.string().min(1),
+  tags: z.array(tagSchema).min(1),
+});
 export type TagRequest = z.infer<typeof tagRequestSchema>;
 
 /** Body of `POST /api/v1/graph/svc_tags:remove`. */
-export const tagRemoveRequestSchema = z.strictObject({ node_id: z.string().min(1), tag_key: z.string().min(1) });
+export const tagRemoveRequestSchema = z.strictObject({
+  node_id: z.string().min(1),
+  tag_key: z.string().min(1),
+});
 export type TagRemoveRequest = z.infer<typeof tagRemoveRequestSchema>;
 
-export const conditionSpecSchema = z.looseObject({ fn: z.string(), property: z.string(), value: z.unknown() });
+export const conditionSpecSchema = z.looseObject({
+  fn: z.string(),
+  property: z.string(),
+  value: z.unknown(),
+});
 
 const nodeSelector = z.looseObject({
   nodes: z.array(

@@ -1,6 +1,11 @@
 /** The `identity_provider` payload template: a custom directory of users, groups and apps. */
 import * as z from 'zod';
-import { customPropertiesSchema, dynamicPropertiesSchema, entityCommon, propertyDefinitionsSchema } from './common.js';
+import {
+  customPropertiesSchema,
+  dynamicPropertiesSchema,
+  entityCommon,
+  propertyDefinitionsSchema,
+} from './common.js';
 import { list, opt, payloadString, stringList } from './primitives.js';
 
 const name = payloadString;
@@ -9,12 +14,22 @@ const name = payloadString;
  * `provider_type` of a linked source identity. The spec lists `any`, `custom` and five directory
  * products whose vendor names it omits; these are the names the HRIS `idp_providers` list uses.
  */
-export const IDP_PROVIDER_TYPES = ['any', 'custom', 'active_directory', 'azure_ad', 'google_workspace', 'okta', 'one_login'] as const;
+export const IDP_PROVIDER_TYPES = [
+  'any',
+  'custom',
+  'active_directory',
+  'azure_ad',
+  'google_workspace',
+  'okta',
+  'one_login',
+] as const;
 
 const identityRef = z.strictObject({ identity: name() });
 
 /** Cloud roles a principal can assume: a list of `{identity}` or an object with an `identity` list. */
-export const assumedRoleArnsSchema = opt(z.union([z.array(identityRef), z.strictObject({ identity: stringList() })]));
+export const assumedRoleArnsSchema = opt(
+  z.union([z.array(identityRef), z.strictObject({ identity: stringList() })]),
+);
 
 export const appAssignmentSchema = z.strictObject({
   id: name(),

@@ -26,7 +26,9 @@ const notificationSettings = z.strictObject({
     z.strictObject({
       emails: opt(z.array(z.string())),
       extra_email_fields: opt(z.array(z.string())),
-      email_formatters: opt(z.array(z.strictObject({ formatter: z.string(), pipeline_functions: opt(z.string()) }))),
+      email_formatters: opt(
+        z.array(z.strictObject({ formatter: z.string(), pipeline_functions: opt(z.string()) })),
+      ),
     }),
   ),
   webhook_settings: opt(

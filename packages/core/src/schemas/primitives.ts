@@ -22,10 +22,12 @@ export const payloadString = () =>
   });
 
 /** A payload string that must also match `pattern`; `allowed` says what is allowed, for messages. */
-export const patternString = (pattern: RegExp, allowed: string) => payloadString().regex(pattern, { error: `must be ${allowed}` });
+export const patternString = (pattern: RegExp, allowed: string) =>
+  payloadString().regex(pattern, { error: `must be ${allowed}` });
 
 /** A payload string of at most `max` characters (and, like every payload string, 256 bytes). */
-export const limitedText = (max: number) => payloadString().max(max, { error: `must be at most ${max} characters` });
+export const limitedText = (max: number) =>
+  payloadString().max(max, { error: `must be at most ${max} characters` });
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:\d{2})$/;
 
@@ -43,12 +45,18 @@ export function isRfc3339(value: string): boolean {
   const month = two(value, 5);
   const day = two(value, 8);
   const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const maxDay = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+  const maxDay =
+    month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
   const end = value.length;
   const zone = value.charCodeAt(end - 1) === 90 || value.charCodeAt(end - 1) === 122 ? -1 : end - 5;
   const ok =
-    month >= 1 && month <= 12 && day >= 1 && day <= maxDay &&
-    two(value, 11) <= 23 && two(value, 14) <= 59 && two(value, 17) <= 60 &&
+    month >= 1 &&
+    month <= 12 &&
+    day >= 1 &&
+    day <= maxDay &&
+    two(value, 11) <= 23 &&
+    two(value, 14) <= 59 &&
+    two(value, 17) <= 60 &&
     (zone === -1 || (two(value, zone) <= 23 && two(value, zone + 3) <= 59));
   if (ok) lastValid = value;
   return ok;

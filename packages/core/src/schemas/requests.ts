@@ -6,7 +6,11 @@ import { opt } from './primitives.js';
  * `compression_type` as requests write it: `NONE` or `GZIP`, the lower-case texts, or the protobuf
  * integers (`0` = NONE, `1` = GZIP).
  */
-export const compressionTypeSchema = z.union([z.enum(['NONE', 'GZIP', 'none', 'gzip']), z.literal(0), z.literal(1)]);
+export const compressionTypeSchema = z.union([
+  z.enum(['NONE', 'GZIP', 'none', 'gzip']),
+  z.literal(0),
+  z.literal(1),
+]);
 export type CompressionType = z.infer<typeof compressionTypeSchema>;
 
 /** Normalizes any accepted `compression_type` to `NONE` or `GZIP`; absent means NONE. */
@@ -49,7 +53,12 @@ const sequence = z.number().int().min(1).max(MAX_MULTIPART_CHUNKS);
 /** Body of `POST .../datasources/{data_source_id}:parts`, by `operation`. */
 export const multipartRequestSchema = z.discriminatedUnion('operation', [
   z.strictObject({ operation: z.literal('start') }),
-  z.strictObject({ operation: z.literal('upload'), upload_id: z.uuid(), sequence_number: sequence, data: z.string() }),
+  z.strictObject({
+    operation: z.literal('upload'),
+    upload_id: z.uuid(),
+    sequence_number: sequence,
+    data: z.string(),
+  }),
   z.strictObject({ operation: z.literal('complete'), upload_id: z.uuid(), sequence_count: sequence }),
 ]);
 export type MultipartRequest = z.infer<typeof multipartRequestSchema>;

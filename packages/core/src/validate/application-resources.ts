@@ -39,15 +39,24 @@ export class ResourceIndex {
         for (let j = 0; j < i; j++) {
           const other = resources[j]!;
           if (sameName(other.id ?? other.name, key)) {
-            ctx.error(`duplicate resource ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${j}`, hasId ? 'id' : 'name');
+            ctx.error(
+              `duplicate resource ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${j}`,
+              hasId ? 'id' : 'name',
+            );
             break;
           }
         }
       }
       this.checkIdUse(r, hasId, ctx);
-      if (!this.incremental && r.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
+      if (!this.incremental && r.operation)
+        ctx.error('is only allowed when incremental_change is true', 'operation');
       if (r.custom_properties) {
-        checkCustomProperties(r.custom_properties, this.propertyDefs(r.resource_type), `resource type ${JSON.stringify(r.resource_type)}`, ctx);
+        checkCustomProperties(
+          r.custom_properties,
+          this.propertyDefs(r.resource_type),
+          `resource type ${JSON.stringify(r.resource_type)}`,
+          ctx,
+        );
       }
       const mine: string[] = [];
       for (const name of hasId ? [r.name, r.id!] : [r.name]) {

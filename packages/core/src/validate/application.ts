@@ -1,7 +1,12 @@
 /** Semantic rules of the application template, run after the structural check passed. */
 import {
-  IDENTITY_TYPES, identityToPermissionsSchema, localUserSchema,
-  type Application, type ApplicationPayload, type IdentityToPermissions, type LocalUser,
+  IDENTITY_TYPES,
+  identityToPermissionsSchema,
+  localUserSchema,
+  type Application,
+  type ApplicationPayload,
+  type IdentityToPermissions,
+  type LocalUser,
 } from '../schemas/application.js';
 import { compile } from './compile.js';
 import { isStreamed, toArray, type Collection } from './collections.js';
@@ -11,7 +16,9 @@ import { findCycles, fold, NameIndex } from './names.js';
 import { checkCustomProperties } from './properties.js';
 import type { SemanticOptions } from './options.js';
 
-type Definition = NonNullable<NonNullable<ApplicationPayload['custom_property_definition']>['applications']>[number];
+type Definition = NonNullable<
+  NonNullable<ApplicationPayload['custom_property_definition']>['applications']
+>[number];
 
 /** What identity_to_permissions may reference inside one application. */
 interface AppScope {
@@ -25,17 +32,23 @@ interface AppScope {
 
 const keyOf = (e: { unique_id?: string | null | undefined; name: string }) => e.unique_id ?? e.name;
 
-export function checkApplicationPayload(p: ApplicationPayload, ctx: CheckContext, options: SemanticOptions): void {
+export function checkApplicationPayload(
+  p: ApplicationPayload,
+  ctx: CheckContext,
+  options: SemanticOptions,
+): void {
   const incremental = p.incremental_change === true;
   const definitions = new Map<string, Definition>();
-  for (const d of p.custom_property_definition?.applications ?? []) definitions.set(fold(d.application_type), d);
+  for (const d of p.custom_property_definition?.applications ?? [])
+    definitions.set(fold(d.application_type), d);
 
   const permissions = new NameIndex('permission');
   ctx.at('permissions', () =>
     toArray(p.permissions).forEach((perm, i) =>
       ctx.at(i, () => {
         permissions.add(perm.name, i, ctx, 'name', perm.operation);
-        if (!incremental && perm.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
+        if (!incremental && perm.operation)
+          ctx.error('is only allowed when incremental_change is true', 'operation');
       }),
     ),
   );
@@ -47,18 +60,46 @@ export function checkApplicationPayload(p: ApplicationPayload, ctx: CheckContext
     applications.forEach((app, i) =>
       ctx.at(i, () => {
         if (!apps.add(app.name, i, ctx, 'name', app.operation)) return;
-        scopes.set(fold(app.name), checkApplication(app, definitions.get(fold(app.application_type)), permissions, ctx, incremental, options));
+        scopes.set(
+          fold(app.name),
+          checkApplication(
+            app,
+            definitions.get(fold(app.application_type)),
+            permissions,
+            ctx,
+            incremental,
+            options,
+          ),
+        );
       }),
     ),
   );
 
-  ctx.at('identity_to_permissions', () => checkIdentityToPermissions(p.identity_to_permissions ?? [], scopes, permissions, ctx, incremental, options));
+  ctx.at('identity_to_permissions', () =>
+    checkIdentityToPermissions(
+      p.identity_to_permissions ?? [],
+      scopes,
+      permissions,
+      ctx,
+      incremental,
+      options,
+    ),
+  );
 
   if (incremental) return;
   applications.forEach((app, i) => {
     const scope = scopes.get(fold(app.name));
-    if (scope && scope.app === app && scope.users.size + scope.groups.size + scope.roles.size === 0 && !scope.hasIdpIdentity) {
-      ctx.error('an application needs at least one identity: a local user, local group, local role, or an idp identity in identity_to_permissions', 'applications', i);
+    if (
+      scope &&
+      scope.app === app &&
+      scope.users.size + scope.groups.size + scope.roles.size === 0 &&
+      !scope.hasIdpIdentity
+    ) {
+      ctx.error(
+        'an application needs at least one identity: a local user, local group, local role, or an idp identity in identity_to_permissions',
+        'applications',
+        i,
+      );
     }
   });
 }
@@ -72,8 +113,14 @@ function checkApplication(
   options: SemanticOptions,
 ): AppScope {
   const type = JSON.stringify(app.application_type);
-  checkCustomProperties(app.custom_properties, def?.application_properties, `application_properties of application type ${type}`, ctx);
-  if (!incremental && app.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
+  checkCustomProperties(
+    app.custom_properties,
+    def?.application_properties,
+    `application_properties of application type ${type}`,
+    ctx,
+  );
+  if (!incremental && app.operation)
+    ctx.error('is only allowed when incremental_change is true', 'operation');
   const path = ctx.path;
   const notIncremental = (op: unknown) => {
     if (!incremental && op) ctx.error('is only allowed when incremental_change is true', 'operation');
@@ -87,7 +134,12 @@ function checkApplication(
     path.push(i);
     groups.add(keyOf(g), i, ctx, g.unique_id ? 'unique_id' : 'name', g.operation);
     notIncremental(g.operation);
-    checkCustomProperties(g.custom_properties, def?.local_group_properties, `local_group_properties of application type ${type}`, ctx);
+    checkCustomProperties(
+      g.custom_properties,
+      def?.local_group_properties,
+      `local_group_properties of application type ${type}`,
+      ctx,
+    );
     checkIdentities(g.identities, ctx, options);
     path.pop();
   });
@@ -97,7 +149,13 @@ function checkApplication(
     (g.groups ?? []).forEach((ref, j) => {
       const target = groups.get(ref);
       if (target !== undefined) parents[i]!.push(target);
-      else if (!incremental) ctx.error(`local group ${JSON.stringify(ref)} does not exist in application ${JSON.stringify(app.name)}`, i, 'groups', j);
+      else if (!incremental)
+        ctx.error(
+          `local group ${JSON.stringify(ref)} does not exist in application ${JSON.stringify(app.name)}`,
+          i,
+          'groups',
+          j,
+        );
     }),
   );
   for (const cycle of findCycles(parents)) {
@@ -113,13 +171,25 @@ function checkApplication(
     roles.add(keyOf(r), i, ctx, r.unique_id ? 'unique_id' : 'name', r.operation);
     if (r.unique_id) roles.alias(r.name, i);
     notIncremental(r.operation);
-    checkCustomProperties(r.custom_properties, def?.local_role_properties, `local_role_properties of application type ${type}`, ctx);
+    checkCustomProperties(
+      r.custom_properties,
+      def?.local_role_properties,
+      `local_role_properties of application type ${type}`,
+      ctx,
+    );
     const perms = r.permissions ?? [];
     if (perms.length === 0 && !incremental) {
-      ctx.warn(`Role is missing permission: local role ${JSON.stringify(r.name)} of application ${JSON.stringify(app.name)} grants no permission`);
+      ctx.warn(
+        `Role is missing permission: local role ${JSON.stringify(r.name)} of application ${JSON.stringify(app.name)} grants no permission`,
+      );
     }
     perms.forEach((perm, j) => {
-      if (!incremental && !permissions.has(perm)) ctx.error(`permission ${JSON.stringify(perm)} does not exist in the top-level permissions`, 'permissions', j);
+      if (!incremental && !permissions.has(perm))
+        ctx.error(
+          `permission ${JSON.stringify(perm)} does not exist in the top-level permissions`,
+          'permissions',
+          j,
+        );
     });
     path.pop();
   });
@@ -147,7 +217,12 @@ function checkApplication(
     const refs = u.groups;
     if (refs && !incremental) {
       for (let j = 0; j < refs.length; j++) {
-        if (!groups.has(refs[j]!)) ctx.error(`local group ${JSON.stringify(refs[j])} does not exist in application ${JSON.stringify(app.name)}`, 'groups', j);
+        if (!groups.has(refs[j]!))
+          ctx.error(
+            `local group ${JSON.stringify(refs[j])} does not exist in application ${JSON.stringify(app.name)}`,
+            'groups',
+            j,
+          );
       }
     }
     if (options.knownIdentity && u.identities) checkIdentities(u.identities, ctx, options);
@@ -161,7 +236,12 @@ function checkApplication(
     ctx.at(i, () => {
       creds.add(keyOf(c), i, ctx, c.unique_id ? 'unique_id' : 'name', c.operation);
       notIncremental(c.operation);
-      checkCustomProperties(c.custom_properties, def?.local_access_creds_properties, `local_access_creds_properties of application type ${type}`, ctx);
+      checkCustomProperties(
+        c.custom_properties,
+        def?.local_access_creds_properties,
+        `local_access_creds_properties of application type ${type}`,
+        ctx,
+      );
     }),
   );
   path.pop();
@@ -176,10 +256,19 @@ function checkApplication(
 }
 
 /** Warns about federated identities that match no identity-provider entity, as the service does. */
-function checkIdentities(identities: readonly string[] | null | undefined, ctx: CheckContext, options: SemanticOptions): void {
+function checkIdentities(
+  identities: readonly string[] | null | undefined,
+  ctx: CheckContext,
+  options: SemanticOptions,
+): void {
   if (!identities || !options.knownIdentity) return;
   identities.forEach((id, j) => {
-    if (!options.knownIdentity!(id)) ctx.warn(`Cannot find identity by names ${JSON.stringify(id)}: no identity-provider user or group has this name, email or identity`, 'identities', j);
+    if (!options.knownIdentity!(id))
+      ctx.warn(
+        `Cannot find identity by names ${JSON.stringify(id)}: no identity-provider user or group has this name, email or identity`,
+        'identities',
+        j,
+      );
   });
 }
 
@@ -196,7 +285,12 @@ function checkIdentityToPermissions(
   // A million entries is usual: plain loops and one-entry caches, no closures per entry.
   let lastApp = '';
   let lastScope: AppScope | undefined;
-  const scopeOf = (application: string, entry: IdentityToPermissions, list: string, j: number): AppScope | undefined => {
+  const scopeOf = (
+    application: string,
+    entry: IdentityToPermissions,
+    list: string,
+    j: number,
+  ): AppScope | undefined => {
     let scope: AppScope | undefined;
     if (application === lastApp) scope = lastScope;
     else {
@@ -204,7 +298,13 @@ function checkIdentityToPermissions(
       [lastApp, lastScope] = [application, scope];
     }
     if (!scope) {
-      if (!incremental) ctx.error(`application ${JSON.stringify(application)} does not exist in this payload`, list, j, 'application');
+      if (!incremental)
+        ctx.error(
+          `application ${JSON.stringify(application)} does not exist in this payload`,
+          list,
+          j,
+          'application',
+        );
       return undefined;
     }
     if (entry.identity_type === 'idp') scope.hasIdpIdentity = true;
@@ -223,10 +323,21 @@ function checkIdentityToPermissions(
       i++;
       continue;
     }
-    seen.add(entry.identity, i, ctx, 'identity', entry.operation, IDENTITY_TYPES.indexOf(entry.identity_type));
-    if (!incremental && entry.operation) ctx.error('is only allowed when incremental_change is true', 'operation');
+    seen.add(
+      entry.identity,
+      i,
+      ctx,
+      'identity',
+      entry.operation,
+      IDENTITY_TYPES.indexOf(entry.identity_type),
+    );
+    if (!incremental && entry.operation)
+      ctx.error('is only allowed when incremental_change is true', 'operation');
     if (entry.identity_type === 'idp' && options.knownIdentity && !options.knownIdentity(entry.identity)) {
-      ctx.warn(`Cannot find identity by names ${JSON.stringify(entry.identity)}: no identity-provider user or group has this name, email or identity`, 'identity');
+      ctx.warn(
+        `Cannot find identity by names ${JSON.stringify(entry.identity)}: no identity-provider user or group has this name, email or identity`,
+        'identity',
+      );
     }
     const grants = entry.application_permissions;
     if (grants) {
@@ -234,7 +345,12 @@ function checkIdentityToPermissions(
         const grant = grants[j]!;
         const scope = scopeOf(grant.application, entry, 'application_permissions', j);
         if (!incremental && !permissions.has(grant.permission)) {
-          ctx.error(`permission ${JSON.stringify(grant.permission)} does not exist in the top-level permissions`, 'application_permissions', j, 'permission');
+          ctx.error(
+            `permission ${JSON.stringify(grant.permission)} does not exist in the top-level permissions`,
+            'application_permissions',
+            j,
+            'permission',
+          );
         }
         checkResourceRefs(grant.resources, scope, ctx, 'application_permissions', j);
       }
@@ -245,7 +361,12 @@ function checkIdentityToPermissions(
         const assignment = assignments[j]!;
         const scope = scopeOf(assignment.application, entry, 'role_assignments', j);
         if (scope && !scope.roles.has(assignment.role)) {
-          ctx.error(`local role ${JSON.stringify(assignment.role)} does not exist in application ${JSON.stringify(assignment.application)}`, 'role_assignments', j, 'role');
+          ctx.error(
+            `local role ${JSON.stringify(assignment.role)} does not exist in application ${JSON.stringify(assignment.application)}`,
+            'role_assignments',
+            j,
+            'role',
+          );
         }
         checkResourceRefs(assignment.resources, scope, ctx, 'role_assignments', j);
       }
@@ -256,18 +377,38 @@ function checkIdentityToPermissions(
 }
 
 function checkLocalIdentity(entry: IdentityToPermissions, scope: AppScope, ctx: CheckContext): void {
-  const index = entry.identity_type === 'local_user' ? scope.users : entry.identity_type === 'local_group' ? scope.groups : undefined;
+  const index =
+    entry.identity_type === 'local_user'
+      ? scope.users
+      : entry.identity_type === 'local_group'
+        ? scope.groups
+        : undefined;
   if (index && !index.has(entry.identity)) {
     const kind = entry.identity_type === 'local_user' ? 'local user' : 'local group';
-    ctx.error(`${kind} ${JSON.stringify(entry.identity)} does not exist in application ${JSON.stringify(scope.app.name)}`, 'identity');
+    ctx.error(
+      `${kind} ${JSON.stringify(entry.identity)} does not exist in application ${JSON.stringify(scope.app.name)}`,
+      'identity',
+    );
   }
 }
 
-function checkResourceRefs(refs: readonly string[] | null | undefined, scope: AppScope | undefined, ctx: CheckContext, list: string, j: number): void {
+function checkResourceRefs(
+  refs: readonly string[] | null | undefined,
+  scope: AppScope | undefined,
+  ctx: CheckContext,
+  list: string,
+  j: number,
+): void {
   if (!scope || !refs) return;
   refs.forEach((ref, k) => {
     if (!scope.resources.has(ref)) {
-      ctx.error(`resource ${JSON.stringify(ref)} does not exist in application ${JSON.stringify(scope.app.name)} (name sub-resources as parent.child)`, list, j, 'resources', k);
+      ctx.error(
+        `resource ${JSON.stringify(ref)} does not exist in application ${JSON.stringify(scope.app.name)} (name sub-resources as parent.child)`,
+        list,
+        j,
+        'resources',
+        k,
+      );
     }
   });
 }
@@ -293,7 +434,8 @@ export function checkDeferredShapes(p: unknown, ctx: CheckContext, incremental: 
   const users = compile(localUserSchema, { partial: incremental });
   if (Array.isArray(applications)) {
     applications.forEach((app: unknown, i) => {
-      if (typeof app === 'object' && app !== null) walk((app as Record<string, unknown>).local_users, users, 'applications', i, 'local_users');
+      if (typeof app === 'object' && app !== null)
+        walk((app as Record<string, unknown>).local_users, users, 'applications', i, 'local_users');
     });
   }
   walk(grants, compile(identityToPermissionsSchema, { partial: incremental }), 'identity_to_permissions');

@@ -14,6 +14,9 @@ export function toArray<T>(collection: Collection<T> | null | undefined): readon
 /** Whether `value` is an iterable other than a string or an array: a streamed collection. */
 export function isStreamed(value: unknown): value is Iterable<unknown> {
   return (
-    typeof value === 'object' && value !== null && !Array.isArray(value) && typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
+    typeof value === 'object' &&
+    value !== null &&
+    !Array.isArray(value) &&
+    typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
   );
 }

@@ -12,7 +12,8 @@ type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 function paths(root: Json, prefix: (string | number)[] = []): (string | number)[][] {
   const out = [prefix];
   if (Array.isArray(root)) root.forEach((v, i) => out.push(...paths(v, [...prefix, i])));
-  else if (root && typeof root === 'object') for (const [k, v] of Object.entries(root)) out.push(...paths(v, [...prefix, k]));
+  else if (root && typeof root === 'object')
+    for (const [k, v] of Object.entries(root)) out.push(...paths(v, [...prefix, k]));
   return out;
 }
 
@@ -31,7 +32,23 @@ function setAt(root: Json, path: (string | number)[], value: Json | undefined): 
 
 const interesting = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }) as fc.Arbitrary<Json>,
-  fc.constantFrom<Json>('', 'x'.repeat(300), 'DataRead', 'local_user', 'STRING', '2024-01-01T00:00:00Z', 'bad\ud800', 'a-b', [], {}, null, -1, 1.5, 0, true),
+  fc.constantFrom<Json>(
+    '',
+    'x'.repeat(300),
+    'DataRead',
+    'local_user',
+    'STRING',
+    '2024-01-01T00:00:00Z',
+    'bad\ud800',
+    'a-b',
+    [],
+    {},
+    null,
+    -1,
+    1.5,
+    0,
+    true,
+  ),
 );
 
 describe('the compiled checker agrees with zod', () => {
@@ -40,25 +57,33 @@ describe('the compiled checker agrees with zod', () => {
     ['identity_provider', 'identity-provider'],
     ['hris', 'hris'],
   ] as const)('on random mutations of a valid %s payload', (template, file) => {
-    const base = fixture(file) as Json;
+    const base = fixture<Json>(file);
     const all = paths(base);
     const schema = payloadSchemas[template];
     const check = compile(schema);
     fc.assert(
-      fc.property(fc.nat(all.length - 1), fc.option(interesting, { nil: undefined }), fc.boolean(), (i, value, addKey) => {
-        let path = all[i]!;
-        if (addKey && value !== undefined) path = [...path, 'extra_key'];
-        let mutated: Json;
-        try {
-          mutated = setAt(base, path, value);
-        } catch {
-          return; // a path under a scalar: nothing to mutate
-        }
-        const ctx = new CheckContext();
-        check(mutated, ctx);
-        const zod = schema.safeParse(mutated);
-        expect(ctx.errors.length === 0, JSON.stringify({ path, value, errors: ctx.errors, zod: zod.error?.issues })).toBe(zod.success);
-      }),
+      fc.property(
+        fc.nat(all.length - 1),
+        fc.option(interesting, { nil: undefined }),
+        fc.boolean(),
+        (i, value, addKey) => {
+          let path = all[i]!;
+          if (addKey && value !== undefined) path = [...path, 'extra_key'];
+          let mutated: Json;
+          try {
+            mutated = setAt(base, path, value);
+          } catch {
+            return; // a path under a scalar: nothing to mutate
+          }
+          const ctx = new CheckContext();
+          check(mutated, ctx);
+          const zod = schema.safeParse(mutated);
+          expect(
+            ctx.errors.length === 0,
+            JSON.stringify({ path, value, errors: ctx.errors, zod: zod.error?.issues }),
+          ).toBe(zod.success);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -66,10 +91,31 @@ describe('the compiled checker agrees with zod', () => {
   it('on request bodies', () => {
     const cases = [
       [pushRequestSchema, { id: 'p', data_source_id: 'd', json_data: 'e30=', compression_type: 0 }, true],
-      [pushRequestSchema, { id: 'p', data_source_id: 'd', json_data: 'e30=', compression_type: 'ZIP' }, false],
-      [multipartRequestSchema, { operation: 'upload', upload_id: '0b6f1d56-4a7c-4c1e-9f0e-2a3b4c5d6e7f', sequence_number: 99, data: '' }, true],
-      [multipartRequestSchema, { operation: 'upload', upload_id: 'nope', sequence_number: 100, data: '' }, false],
-      [multipartRequestSchema, { operation: 'complete', upload_id: '0b6f1d56-4a7c-4c1e-9f0e-2a3b4c5d6e7f', sequence_count: 1.5 }, false],
+      [
+        pushRequestSchema,
+        { id: 'p', data_source_id: 'd', json_data: 'e30=', compression_type: 'ZIP' },
+        false,
+      ],
+      [
+        multipartRequestSchema,
+        {
+          operation: 'upload',
+          upload_id: '0b6f1d56-4a7c-4c1e-9f0e-2a3b4c5d6e7f',
+          sequence_number: 99,
+          data: '',
+        },
+        true,
+      ],
+      [
+        multipartRequestSchema,
+        { operation: 'upload', upload_id: 'nope', sequence_number: 100, data: '' },
+        false,
+      ],
+      [
+        multipartRequestSchema,
+        { operation: 'complete', upload_id: '0b6f1d56-4a7c-4c1e-9f0e-2a3b4c5d6e7f', sequence_count: 1.5 },
+        false,
+      ],
     ] as const;
     for (const [schema, body, ok] of cases) {
       const ctx = new CheckContext();

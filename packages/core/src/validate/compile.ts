@@ -75,10 +75,9 @@ function compileSchema(schema: AnySchema): Check {
   const hit = cache.get(schema);
   if (hit) return hit;
   // Recursive schemas (sub-resources) reach themselves through z.lazy: hand out a forwarder first.
-  let compiled: Check | undefined;
-  const forward: Check = (v, ctx) => compiled!(v, ctx);
+  const forward: Check = (v, ctx) => compiled(v, ctx);
   cache.set(schema, forward);
-  compiled = build(schema._zod.def);
+  const compiled = build(schema._zod.def);
   cache.set(schema, compiled);
   return compiled;
 }
@@ -156,7 +155,7 @@ function compileCheck(def: CheckDef): Rule {
     }
     case 'min_length': {
       const min = def.minimum as number;
-      return (v) => (size(v) >= min ? undefined : message(def) ?? `must have at least ${min} ${unit(v)}`);
+      return (v) => (size(v) >= min ? undefined : (message(def) ?? `must have at least ${min} ${unit(v)}`));
     }
     case 'length_equals': {
       const n = def.length as number;
@@ -165,7 +164,7 @@ function compileCheck(def: CheckDef): Rule {
     case 'string_format': {
       const pattern = def.pattern as RegExp;
       const what = def.format === 'regex' ? `match ${String(pattern)}` : `be a valid ${String(def.format)}`;
-      return (v) => (pattern.test(v as string) ? undefined : message(def) ?? `must ${what}`);
+      return (v) => (pattern.test(v as string) ? undefined : (message(def) ?? `must ${what}`));
     }
     case 'number_format': {
       const integer = def.format === 'safeint' || def.format === 'int32' || def.format === 'uint32';
@@ -174,12 +173,18 @@ function compileCheck(def: CheckDef): Rule {
     case 'greater_than': {
       const bound = def.value as number;
       const inclusive = def.inclusive as boolean;
-      return (v) => ((inclusive ? (v as number) >= bound : (v as number) > bound) ? undefined : `must be ${inclusive ? 'at least' : 'greater than'} ${bound}`);
+      return (v) =>
+        (inclusive ? (v as number) >= bound : (v as number) > bound)
+          ? undefined
+          : `must be ${inclusive ? 'at least' : 'greater than'} ${bound}`;
     }
     case 'less_than': {
       const bound = def.value as number;
       const inclusive = def.inclusive as boolean;
-      return (v) => ((inclusive ? (v as number) <= bound : (v as number) < bound) ? undefined : `must be ${inclusive ? 'at most' : 'less than'} ${bound}`);
+      return (v) =>
+        (inclusive ? (v as number) <= bound : (v as number) < bound)
+          ? undefined
+          : `must be ${inclusive ? 'at most' : 'less than'} ${bound}`;
     }
     case 'custom': {
       const fn = def.fn as (v: unknown) => unknown;
@@ -202,7 +207,8 @@ function message(def: CheckDef): string | undefined {
   if (typeof err === 'function') {
     const out = (err as (issue: object) => unknown)({});
     if (typeof out === 'string') return out;
-    if (out && typeof (out as { message?: unknown }).message === 'string') return (out as { message: string }).message;
+    if (out && typeof (out as { message?: unknown }).message === 'string')
+      return (out as { message: string }).message;
   }
   return undefined;
 }
@@ -212,7 +218,8 @@ function oneOf(def: Def, values: unknown[]): Check {
   const list = values.map((v) => String(v)).join(', ');
   if (def.checks?.length) throw new Error('compile: checks on enums and literals are not supported');
   return (v, ctx) => {
-    if (!allowed.has(v)) ctx.error(`must be one of: ${list}; got ${typeof v === 'string' ? JSON.stringify(v) : kindOf(v)}`);
+    if (!allowed.has(v))
+      ctx.error(`must be one of: ${list}; got ${typeof v === 'string' ? JSON.stringify(v) : kindOf(v)}`);
   };
 }
 
@@ -266,7 +273,8 @@ function buildObject(def: Def): Check {
   const strict = catchall?._zod.def.type === 'never';
   const allowedList = Object.keys(shape).join(', ');
   return (v, ctx) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return ctx.error(`must be an object, got ${kindOf(v)}`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      return ctx.error(`must be an object, got ${kindOf(v)}`);
     const obj = v as Record<string, unknown>;
     const path = ctx.path;
     for (const key in obj) {
@@ -289,7 +297,8 @@ function buildRecord(def: Def): Check {
   const keyCheck = compileSchema(def.keyType as AnySchema);
   const valueCheck = compileSchema(def.valueType as AnySchema);
   return (v, ctx) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return ctx.error(`must be an object, got ${kindOf(v)}`);
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      return ctx.error(`must be an object, got ${kindOf(v)}`);
     const path = ctx.path;
     for (const key in v) {
       path.push(key);

@@ -30,7 +30,10 @@ export class CheckContext {
   }
 
   warn(description: string, ...extra: PathSegment[]): void {
-    this.warnings.push({ field: formatPath(extra.length ? [...this.path, ...extra] : this.path), description });
+    this.warnings.push({
+      field: formatPath(extra.length ? [...this.path, ...extra] : this.path),
+      description,
+    });
   }
 
   /** Runs `fn` with `segment` pushed on the path. */

@@ -38,12 +38,17 @@ export function checkIdentityProviderPayload(p: IdentityProviderPayload, ctx: Ch
   );
   const checkAssignments = (list: readonly { app_id: string }[] | null | undefined) =>
     (list ?? []).forEach((a, j) => {
-      if (!incremental && !apps.has(a.app_id)) ctx.error(`app ${JSON.stringify(a.app_id)} does not exist in apps`, 'app_assignments', j, 'app_id');
+      if (!incremental && !apps.has(a.app_id))
+        ctx.error(`app ${JSON.stringify(a.app_id)} does not exist in apps`, 'app_assignments', j, 'app_id');
     });
 
   const groups = new NameIndex('group');
   const groupList = p.groups ?? [];
-  groupList.forEach((g, i) => ctx.at('groups', () => ctx.at(i, () => void groups.add(keyOf(g), i, ctx, g.identity ? 'identity' : 'name', g.operation))));
+  groupList.forEach((g, i) =>
+    ctx.at('groups', () =>
+      ctx.at(i, () => void groups.add(keyOf(g), i, ctx, g.identity ? 'identity' : 'name', g.operation)),
+    ),
+  );
   const parents: number[][] = groupList.map(() => []);
   ctx.at('groups', () =>
     groupList.forEach((g, i) =>
@@ -54,7 +59,13 @@ export function checkIdentityProviderPayload(p: IdentityProviderPayload, ctx: Ch
         (g.groups ?? []).forEach((ref, j) => {
           const target = groups.get(ref.identity);
           if (target !== undefined) parents[i]!.push(target);
-          else if (!incremental) ctx.error(`group ${JSON.stringify(ref.identity)} does not exist in groups`, 'groups', j, 'identity');
+          else if (!incremental)
+            ctx.error(
+              `group ${JSON.stringify(ref.identity)} does not exist in groups`,
+              'groups',
+              j,
+              'identity',
+            );
         });
       }),
     ),
@@ -66,7 +77,11 @@ export function checkIdentityProviderPayload(p: IdentityProviderPayload, ctx: Ch
 
   const users = new NameIndex('user identity');
   const userList = p.users ?? [];
-  ctx.at('users', () => userList.forEach((u, i) => ctx.at(i, () => void users.add(keyOf(u), i, ctx, u.identity ? 'identity' : 'name', u.operation))));
+  ctx.at('users', () =>
+    userList.forEach((u, i) =>
+      ctx.at(i, () => void users.add(keyOf(u), i, ctx, u.identity ? 'identity' : 'name', u.operation)),
+    ),
+  );
   ctx.at('users', () =>
     userList.forEach((u, i) =>
       ctx.at(i, () => {
@@ -74,9 +89,19 @@ export function checkIdentityProviderPayload(p: IdentityProviderPayload, ctx: Ch
         checkCustomProperties(u.custom_properties, defs?.user_properties, 'user_properties', ctx);
         checkAssignments(u.app_assignments);
         if (incremental) return;
-        if (u.manager_id && !users.has(u.manager_id)) ctx.error(`manager ${JSON.stringify(u.manager_id)} is not the identity of a user in users`, 'manager_id');
+        if (u.manager_id && !users.has(u.manager_id))
+          ctx.error(
+            `manager ${JSON.stringify(u.manager_id)} is not the identity of a user in users`,
+            'manager_id',
+          );
         (u.groups ?? []).forEach((ref, j) => {
-          if (!groups.has(ref.identity)) ctx.error(`group ${JSON.stringify(ref.identity)} does not exist in groups`, 'groups', j, 'identity');
+          if (!groups.has(ref.identity))
+            ctx.error(
+              `group ${JSON.stringify(ref.identity)} does not exist in groups`,
+              'groups',
+              j,
+              'identity',
+            );
         });
       }),
     ),

@@ -30,18 +30,33 @@ export interface ValidationResult {
  * const { errors, warnings } = validate('application', payload);
  * if (errors.length) throw new ValidationError('payload is invalid', errors);
  */
-export function validate(template: Template, payload: unknown, options: SemanticOptions = {}): ValidationResult {
+export function validate(
+  template: Template,
+  payload: unknown,
+  options: SemanticOptions = {},
+): ValidationResult {
   const ctx = new CheckContext();
   if (!(TEMPLATES as readonly string[]).includes(template)) {
     ctx.error(`unknown template ${JSON.stringify(template)}; allowed: ${TEMPLATES.join(', ')}`);
     return { errors: ctx.errors, warnings: [] };
   }
-  if (template === 'hris' && payload !== null && typeof payload === 'object' && 'incremental_change' in payload) {
-    ctx.error('incremental updates are not available for the hris template: push the full payload', 'incremental_change');
+  if (
+    template === 'hris' &&
+    payload !== null &&
+    typeof payload === 'object' &&
+    'incremental_change' in payload
+  ) {
+    ctx.error(
+      'incremental updates are not available for the hris template: push the full payload',
+      'incremental_change',
+    );
     const { incremental_change: _ignored, ...rest } = payload as Record<string, unknown>;
     payload = rest;
   }
-  const incremental = payload !== null && typeof payload === 'object' && (payload as { incremental_change?: unknown }).incremental_change === true;
+  const incremental =
+    payload !== null &&
+    typeof payload === 'object' &&
+    (payload as { incremental_change?: unknown }).incremental_change === true;
   // The largest collections are checked entity by entity in the semantic pass, so each is read once.
   const deferred = template === 'application' ? DEFERRED : [];
   compile(payloadSchemas[template], { partial: incremental, deferred })(payload, ctx);

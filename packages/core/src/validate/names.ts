@@ -24,7 +24,14 @@ export class NameIndex {
    * incremental operation, if any: add and modify of one object in one payload get their own
    * message. Returns false on a duplicate.
    */
-  add(key: string, index: number, ctx: CheckContext, field: PathSegment, operation?: string | null, salt = 0): boolean {
+  add(
+    key: string,
+    index: number,
+    ctx: CheckContext,
+    field: PathSegment,
+    operation?: string | null,
+    salt = 0,
+  ): boolean {
     const existing = this.table.insert(key, index, salt);
     if (existing === -1) {
       if (operation) this.ops.set(index, operation);
@@ -32,10 +39,22 @@ export class NameIndex {
     }
     const first = this.table.valueAt(existing);
     const other = this.ops.get(first);
-    if (operation && other && operation !== other && (operation === 'add' || operation === 'modify') && (other === 'add' || other === 'modify')) {
-      ctx.error(`add and modify are never used on the same object in one payload: ${this.kind} ${JSON.stringify(key)} is also at index ${first}`, 'operation');
+    if (
+      operation &&
+      other &&
+      operation !== other &&
+      (operation === 'add' || operation === 'modify') &&
+      (other === 'add' || other === 'modify')
+    ) {
+      ctx.error(
+        `add and modify are never used on the same object in one payload: ${this.kind} ${JSON.stringify(key)} is also at index ${first}`,
+        'operation',
+      );
     } else {
-      ctx.error(`duplicate ${this.kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${first}`, field);
+      ctx.error(
+        `duplicate ${this.kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${first}`,
+        field,
+      );
     }
     return false;
   }
@@ -49,7 +68,9 @@ export class NameIndex {
   }
 
   has(key: string, salt = 0): boolean {
-    return this.table.find(key, salt) !== -1 || (this.aliases !== undefined && this.aliases.find(key, salt) !== -1);
+    return (
+      this.table.find(key, salt) !== -1 || (this.aliases !== undefined && this.aliases.find(key, salt) !== -1)
+    );
   }
 
   get(key: string): number | undefined {

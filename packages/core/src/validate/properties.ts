@@ -44,7 +44,11 @@ export function checkCustomProperties(
     if (value === null || value === undefined) continue;
     const type = definitions?.[key];
     if (type === undefined) {
-      ctx.error(`custom property ${JSON.stringify(key)} is not declared in custom_property_definition (${where})`, 'custom_properties', key);
+      ctx.error(
+        `custom property ${JSON.stringify(key)} is not declared in custom_property_definition (${where})`,
+        'custom_properties',
+        key,
+      );
     } else if (!matches(type, value)) {
       ctx.error(`must be ${EXPECTED[type]}: the property is declared as ${type}`, 'custom_properties', key);
     }

@@ -27,17 +27,29 @@ describe('local groups', () => {
   it('rejects a user group that does not exist', () => {
     const p = app();
     wiki(p).local_users[1].groups = ['Viewers', 'Admins'];
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].groups[1]', /local group "Admins" does not exist in application "Team Wiki"/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].groups[1]',
+      /local group "Admins" does not exist in application "Team Wiki"/,
+    );
   });
   it('rejects a parent group that does not exist', () => {
     const p = app();
     wiki(p).local_groups[1].groups = ['Nobody'];
-    expectOnly(validate('application', p).errors, 'applications[0].local_groups[1].groups[0]', /local group "Nobody" does not exist/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_groups[1].groups[0]',
+      /local group "Nobody" does not exist/,
+    );
   });
   it('rejects a cycle in group nesting and names it', () => {
     const p = app();
     wiki(p).local_groups[1].groups = ['editors'];
-    expectOnly(validate('application', p).errors, 'applications[0].local_groups[0].groups', /cycle: "Editors" -> "Viewers" -> "Editors"/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_groups[0].groups',
+      /cycle: "Editors" -> "Viewers" -> "Editors"/,
+    );
   });
   it('resolves groups by unique id as well as by name', () => {
     const p = app();
@@ -51,7 +63,11 @@ describe('local roles', () => {
   it('rejects a role permission that does not exist', () => {
     const p = app();
     wiki(p).local_roles[1].permissions = ['View', 'Delete'];
-    expectOnly(validate('application', p).errors, 'applications[0].local_roles[1].permissions[1]', /permission "Delete" does not exist in the top-level permissions/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_roles[1].permissions[1]',
+      /permission "Delete" does not exist in the top-level permissions/,
+    );
   });
   it('warns about a role with no permissions but accepts the payload', () => {
     const p = app();
@@ -73,7 +89,11 @@ describe('case-insensitive names', () => {
   it('treats names that differ only in case as duplicates', () => {
     const p = app();
     wiki(p).local_users[1].name = 'alice';
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].name', /duplicate local user "alice".*first is at index 0/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].name',
+      /duplicate local user "alice".*first is at index 0/,
+    );
   });
   it('rejects duplicate permissions, roles, groups and applications', () => {
     const p = app();
@@ -83,25 +103,64 @@ describe('case-insensitive names', () => {
     p.applications.push({ ...structuredClone(wiki(p)), name: 'TEAM WIKI' });
     const fields = validate('application', p).errors.map((e) => e.field);
     expect(fields).toEqual(
-      expect.arrayContaining(['permissions[2].name', 'applications[0].local_roles[2].name', 'applications[0].local_groups[2].name', 'applications[1].name']),
+      expect.arrayContaining([
+        'permissions[2].name',
+        'applications[0].local_roles[2].name',
+        'applications[0].local_groups[2].name',
+        'applications[1].name',
+      ]),
     );
   });
   it('rejects duplicate unique ids', () => {
     const p = app();
     wiki(p).local_users[0].unique_id = 'u1';
     wiki(p).local_users[1].unique_id = 'U1';
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].unique_id', /duplicate local user "U1"/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].unique_id',
+      /duplicate local user "U1"/,
+    );
   });
 });
 
 describe('identity_to_permissions references', () => {
   it.each([
-    ['application', (p: any) => (p.identity_to_permissions[0].role_assignments[0].application = 'Wiki'), 'identity_to_permissions[0].role_assignments[0].application', /application "Wiki" does not exist/],
-    ['role', (p: any) => (p.identity_to_permissions[0].role_assignments[0].role = 'Owner'), 'identity_to_permissions[0].role_assignments[0].role', /local role "Owner" does not exist in application "Team Wiki"/],
-    ['permission', (p: any) => (p.identity_to_permissions[1].application_permissions[0].permission = 'Own'), 'identity_to_permissions[1].application_permissions[0].permission', /permission "Own" does not exist/],
-    ['resource path', (p: any) => (p.identity_to_permissions[1].application_permissions[0].resources = ['Engineering.Specs']), 'identity_to_permissions[1].application_permissions[0].resources[0]', /resource "Engineering.Specs" does not exist/],
-    ['local user', (p: any) => (p.identity_to_permissions[0].identity = 'Zed'), 'identity_to_permissions[0].identity', /local user "Zed" does not exist in application "Team Wiki"/],
-    ['local group', (p: any) => (p.identity_to_permissions[1].identity = 'Owners'), 'identity_to_permissions[1].identity', /local group "Owners" does not exist/],
+    [
+      'application',
+      (p: any) => (p.identity_to_permissions[0].role_assignments[0].application = 'Wiki'),
+      'identity_to_permissions[0].role_assignments[0].application',
+      /application "Wiki" does not exist/,
+    ],
+    [
+      'role',
+      (p: any) => (p.identity_to_permissions[0].role_assignments[0].role = 'Owner'),
+      'identity_to_permissions[0].role_assignments[0].role',
+      /local role "Owner" does not exist in application "Team Wiki"/,
+    ],
+    [
+      'permission',
+      (p: any) => (p.identity_to_permissions[1].application_permissions[0].permission = 'Own'),
+      'identity_to_permissions[1].application_permissions[0].permission',
+      /permission "Own" does not exist/,
+    ],
+    [
+      'resource path',
+      (p: any) => (p.identity_to_permissions[1].application_permissions[0].resources = ['Engineering.Specs']),
+      'identity_to_permissions[1].application_permissions[0].resources[0]',
+      /resource "Engineering.Specs" does not exist/,
+    ],
+    [
+      'local user',
+      (p: any) => (p.identity_to_permissions[0].identity = 'Zed'),
+      'identity_to_permissions[0].identity',
+      /local user "Zed" does not exist in application "Team Wiki"/,
+    ],
+    [
+      'local group',
+      (p: any) => (p.identity_to_permissions[1].identity = 'Owners'),
+      'identity_to_permissions[1].identity',
+      /local group "Owners" does not exist/,
+    ],
   ])('rejects a missing %s', (_what, mutate, field, description) => {
     const p = app();
     mutate(p);
@@ -109,14 +168,24 @@ describe('identity_to_permissions references', () => {
   });
   it('warns about idp identities that match no identity-provider entity when it can know', () => {
     const known = new Set(['alice@example.com', 'bob@example.com']);
-    const { errors, warnings } = validate('application', app(), { knownIdentity: (id) => known.has(id.toLowerCase()) });
+    const { errors, warnings } = validate('application', app(), {
+      knownIdentity: (id) => known.has(id.toLowerCase()),
+    });
     expect(errors).toEqual([]);
-    expectOnly(warnings, 'identity_to_permissions[2].identity', /^Cannot find identity by names "carol@example.com"/);
+    expectOnly(
+      warnings,
+      'identity_to_permissions[2].identity',
+      /^Cannot find identity by names "carol@example.com"/,
+    );
   });
   it('warns about a local user identity that matches no identity-provider entity', () => {
     const known = new Set(['carol@example.com', 'bob@example.com']);
     const { warnings } = validate('application', app(), { knownIdentity: (id) => known.has(id) });
-    expectOnly(warnings, 'applications[0].local_users[0].identities[0]', /^Cannot find identity by names "alice@example.com"/);
+    expectOnly(
+      warnings,
+      'applications[0].local_users[0].identities[0]',
+      /^Cannot find identity by names "alice@example.com"/,
+    );
   });
 });
 
@@ -124,21 +193,33 @@ describe('resources', () => {
   it('requires all resources of one type to have an id, or none', () => {
     const p = app();
     wiki(p).resources[0].id = 'sp-1';
-    expectOnly(validate('application', p).errors, 'applications[0].resources[1].id', /type "space" must either all have an id or none/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].resources[1].id',
+      /type "space" must either all have an id or none/,
+    );
     wiki(p).resources[1].id = 'sp-2';
     expect(validate('application', p).errors).toEqual([]);
   });
   it('rejects sibling resources with the same name', () => {
     const p = app();
     wiki(p).resources[1].name = 'ENGINEERING';
-    expectOnly(validate('application', p).errors, 'applications[0].resources[1].name', /duplicate resource "ENGINEERING"/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].resources[1].name',
+      /duplicate resource "ENGINEERING"/,
+    );
   });
   it('rejects a connection to an unknown node type', () => {
     const p = app();
     wiki(p).resources[1].connections = [{ id: 'svc-1', node_type: 'CloudServiceAccount' }];
     expect(validate('application', p).errors).toEqual([]);
     wiki(p).resources[1].connections = [{ id: 'svc-1', node_type: 'Laptop' }];
-    expectOnly(validate('application', p).errors, 'applications[0].resources[1].connections[0].node_type', /WarehouseUser, CloudServiceAccount/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].resources[1].connections[0].node_type',
+      /WarehouseUser, CloudServiceAccount/,
+    );
   });
 });
 
@@ -146,32 +227,58 @@ describe('custom properties, tags and dynamic properties', () => {
   it('rejects a value of the wrong type', () => {
     const p = app();
     wiki(p).local_users[0].custom_properties.seats = '2';
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[0].custom_properties.seats', /must be a number: the property is declared as NUMBER/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[0].custom_properties.seats',
+      /must be a number: the property is declared as NUMBER/,
+    );
   });
   it('rejects an undeclared property', () => {
     const p = app();
     wiki(p).local_users[1].custom_properties = { nickname: 'bobby' };
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].custom_properties.nickname', /not declared in custom_property_definition \(local_user_properties of application type "wiki"\)/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].custom_properties.nickname',
+      /not declared in custom_property_definition \(local_user_properties of application type "wiki"\)/,
+    );
   });
   it('rejects a property name outside ^[a-z][a-z_]*$', () => {
     const p = app();
     wiki(p).local_users[1].custom_properties = { Nickname: 'bobby' };
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].custom_properties.Nickname', /\^\[a-z\]\[a-z_\]\*\$/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].custom_properties.Nickname',
+      /\^\[a-z\]\[a-z_\]\*\$/,
+    );
   });
   it('checks tag keys and values against their patterns', () => {
     const p = app();
-    wiki(p).tags = [{ key: 'owner_team', value: 'ops, sre@example.com-1' }, { key: 'empty', value: '' }, { key: 'bare' }];
+    wiki(p).tags = [
+      { key: 'owner_team', value: 'ops, sre@example.com-1' },
+      { key: 'empty', value: '' },
+      { key: 'bare' },
+    ];
     expect(validate('application', p).errors).toEqual([]);
-    wiki(p).tags = [{ key: 'owner-team', value: 'ok' }, { key: 'k', value: 'no/slash' }];
+    wiki(p).tags = [
+      { key: 'owner-team', value: 'ok' },
+      { key: 'k', value: 'no/slash' },
+    ];
     const { errors } = validate('application', p);
-    expect(errors.map((e) => e.field)).toEqual(['applications[0].tags[0].key', 'applications[0].tags[1].value']);
+    expect(errors.map((e) => e.field)).toEqual([
+      'applications[0].tags[0].key',
+      'applications[0].tags[1].value',
+    ]);
   });
   it('allows at most 5 dynamic properties', () => {
     const p = app();
     wiki(p).local_users[1].dynamic_properties = { a: 1, b: 2, c: 3, d: 4, e: 5 };
     expect(validate('application', p).errors).toEqual([]);
     wiki(p).local_users[1].dynamic_properties.f = 6;
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].dynamic_properties', /at most 5 dynamic properties/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].dynamic_properties',
+      /at most 5 dynamic properties/,
+    );
   });
 });
 
@@ -179,13 +286,33 @@ describe('incremental payloads', () => {
   it('accepts operations only when incremental_change is true', () => {
     const p = app();
     wiki(p).local_users[1].operation = 'modify';
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].operation', /only allowed when incremental_change is true/);
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].operation',
+      /only allowed when incremental_change is true/,
+    );
     p.incremental_change = true;
     expect(validate('application', p).errors).toEqual([]);
   });
   it('never uses add and modify on one object', () => {
-    const p = { incremental_change: true, applications: [{ name: 'Team Wiki', application_type: 'wiki', local_users: [{ name: 'Zoe', operation: 'add' }, { name: 'zoe', operation: 'modify' }] }] };
-    expectOnly(validate('application', p).errors, 'applications[0].local_users[1].operation', /add and modify are never used on the same object/);
+    const p = {
+      incremental_change: true,
+      applications: [
+        {
+          name: 'Team Wiki',
+          application_type: 'wiki',
+          local_users: [
+            { name: 'Zoe', operation: 'add' },
+            { name: 'zoe', operation: 'modify' },
+          ],
+        },
+      ],
+    };
+    expectOnly(
+      validate('application', p).errors,
+      'applications[0].local_users[1].operation',
+      /add and modify are never used on the same object/,
+    );
   });
   it('is not available for hris', () => {
     const p = fixture('hris');

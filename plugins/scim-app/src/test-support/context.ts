@@ -1,6 +1,11 @@
 /** A connector context for tests, built the way the runner will build one. */
 import type { ConnectorContext, ConnectorLogger, ProgressReporter } from '@oaakit/core';
-import { CREDENTIAL_SECRET, scimAppConfigSchema, type ScimAppConfig, type ScimAppConfigInput } from '../config.js';
+import {
+  CREDENTIAL_SECRET,
+  scimAppConfigSchema,
+  type ScimAppConfig,
+  type ScimAppConfigInput,
+} from '../config.js';
 import { createSourceHttp } from './source-http.js';
 
 export interface TestContext {
@@ -18,7 +23,12 @@ export interface TestContext {
 export function testContext(config: ScimAppConfigInput, credential: string): TestContext {
   const logs: TestContext['logs'] = [];
   const line = (level: string) => (obj: object | string, msg?: string) => void logs.push([level, msg, obj]);
-  const logger: ConnectorLogger = { debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+  const logger: ConnectorLogger = {
+    debug: line('debug'),
+    info: line('info'),
+    warn: line('warn'),
+    error: line('error'),
+  };
   const progress: TestContext['progress'] = [];
   const reporter: ProgressReporter = {
     start: (phase, total) => void progress.push(['start', phase, total]),
@@ -35,7 +45,10 @@ export function testContext(config: ScimAppConfigInput, credential: string): Tes
       signal: controller.signal,
       http,
       progress: reporter,
-      state: { get: <T>(key: string) => state.get(key) as T | undefined, set: (key, value) => void state.set(key, value) },
+      state: {
+        get: <T>(key: string) => state.get(key) as T | undefined,
+        set: (key, value) => void state.set(key, value),
+      },
     },
     logs,
     progress,

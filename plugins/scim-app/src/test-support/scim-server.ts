@@ -11,7 +11,8 @@ import SCIMMYRouters from 'scimmy-routers';
 /** A seeded resource, as the egress handler hands it to SCIMMY. */
 export type SeedResource = Record<string, unknown> & { id: string };
 
-export type ServerAuth = { type: 'bearer'; token: string } | { type: 'basic'; username: string; password: string };
+export type ServerAuth =
+  { type: 'bearer'; token: string } | { type: 'basic'; username: string; password: string };
 
 export interface ScimServerOptions {
   users: SeedResource[];
@@ -62,7 +63,9 @@ function declareResources(): void {
 
 function checkAuth(auth: ServerAuth, header: string | undefined): void {
   const expected =
-    auth.type === 'bearer' ? `Bearer ${auth.token}` : `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
+    auth.type === 'bearer'
+      ? `Bearer ${auth.token}`
+      : `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}`;
   if (header !== expected) throw new Error('invalid credentials');
 }
 
@@ -77,7 +80,13 @@ export async function startScimServer(options: ScimServerOptions): Promise<ScimS
 
   app.use((req: Request, res: Response, next: NextFunction) => {
     // Routers rewrite req.path on the way down: read it now.
-    const seenRequest = { method: req.method, path: req.path, query: Object.fromEntries(Object.entries(req.query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) };
+    const seenRequest = {
+      method: req.method,
+      path: req.path,
+      query: Object.fromEntries(
+        Object.entries(req.query).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      ),
+    };
     res.on('finish', () => requests.push({ ...seenRequest, status: res.statusCode }));
     next();
   });
@@ -85,7 +94,10 @@ export async function startScimServer(options: ScimServerOptions): Promise<ScimS
     const { throttle } = options;
     if (throttle && !throttled && seen++ === throttle.afterRequests) {
       throttled = true;
-      res.status(429).set('Retry-After', String(throttle.retryAfterSeconds)).json({ status: '429', detail: 'slow down' });
+      res
+        .status(429)
+        .set('Retry-After', String(throttle.retryAfterSeconds))
+        .json({ status: '429', detail: 'slow down' });
       return;
     }
     next();

@@ -57,6 +57,11 @@ export function directory(): { users: SeedResource[]; groups: SeedResource[] } {
 export function manyUsers(n: number): SeedResource[] {
   return Array.from({ length: n }, (_, i) => {
     const name = `user${String(i + 1).padStart(2, '0')}`;
-    return { id: `id-${name}`, userName: name, emails: [{ value: `${name}@example.com`, primary: true }], roles: [{ value: 'Member' }] };
+    return {
+      id: `id-${name}`,
+      userName: name,
+      emails: [{ value: `${name}@example.com`, primary: true }],
+      roles: [{ value: 'Member' }],
+    };
   });
 }

@@ -23,8 +23,14 @@ export function createSourceHttp(): SourceHttp & { waits: number[] } {
     const { retries = 3, timeoutMs, ...rest } = init;
     const method = rest.method ?? 'GET';
     for (let attempt = 0; ; attempt++) {
-      const signals = [rest.signal, timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs)].filter((s) => s instanceof AbortSignal);
-      const response = await fetch(url, { ...rest, signal: signals.length ? AbortSignal.any(signals) : null });
+      const signals = [
+        rest.signal,
+        timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs),
+      ].filter((s) => s instanceof AbortSignal);
+      const response = await fetch(url, {
+        ...rest,
+        signal: signals.length ? AbortSignal.any(signals) : null,
+      });
       if (response.ok) return response;
       await response.body?.cancel();
       const retryable = response.status === 429 || response.status === 503;

@@ -1,0 +1,16 @@
+/** What every route and hook shares. */
+import type { CallLog } from './calls.js';
+import type { EmulatorClock } from './clock.js';
+import type { Db } from './db/schema.js';
+import type { FaultStore } from './faults.js';
+import type { EmulatorLogger } from './logger.js';
+
+export interface EmulatorContext {
+  db: Db;
+  clock: EmulatorClock;
+  logger: EmulatorLogger;
+  faults: FaultStore;
+  calls: CallLog;
+  /** Inactivity after which a multipart upload session expires, in milliseconds. */
+  uploadSessionTtlMs: number;
+}

@@ -1,0 +1,177 @@
+/**
+ * The emulator's SQLite schema. One database holds the control plane (keys, providers, data sources,
+ * uploads, events, icons) and the graph store (nodes, edges, identity keys, tags).
+ *
+ * Graph rows of one submission are written with consecutive row ids, so replacing a data source's
+ * submission deletes a row-id range (recorded in `submissions`) and needs no per-data-source index.
+ */
+import Database from 'better-sqlite3';
+
+/** Bumped whenever a table changes shape; a file written by another version is refused. */
+export const SCHEMA_VERSION = 1;
+
+const CREATE_NODE_ID_INDEX_SQL = 'CREATE UNIQUE INDEX IF NOT EXISTS nodes_by_id ON nodes (id)';
+/** The node-id index, dropped and rebuilt around a bulk ingest. */
+export const CREATE_NODE_ID_INDEX = CREATE_NODE_ID_INDEX_SQL;
+export const DROP_NODE_ID_INDEX = 'DROP INDEX IF EXISTS nodes_by_id';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+CREATE TABLE IF NOT EXISTS api_keys (
+  id TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  role TEXT NOT NULL,
+  key_hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  revoked_at TEXT
+);
+
+CREATE TABLE IF NOT EXISTS providers (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  name TEXT NOT NULL UNIQUE,
+  state TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  record TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS data_sources (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  provider_id TEXT NOT NULL REFERENCES providers(id) ON DELETE CASCADE,
+  name TEXT NOT NULL,
+  status TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  updated_at TEXT NOT NULL,
+  UNIQUE (provider_id, name)
+);
+
+CREATE TABLE IF NOT EXISTS submissions (
+  data_source_id TEXT PRIMARY KEY REFERENCES data_sources(id) ON DELETE CASCADE,
+  template TEXT NOT NULL,
+  payload_gzip BLOB NOT NULL,
+  pushed_at TEXT NOT NULL,
+  node_lo INTEGER NOT NULL, node_hi INTEGER NOT NULL,
+  edge_lo INTEGER NOT NULL, edge_hi INTEGER NOT NULL,
+  key_lo INTEGER NOT NULL, key_hi INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS nodes (
+  rid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  data_source_id TEXT NOT NULL,
+  type TEXT NOT NULL,
+  name TEXT,
+  parent INTEGER,
+  properties TEXT NOT NULL
+);
+${CREATE_NODE_ID_INDEX_SQL};
+
+-- src/dst are node row ids; an endpoint outside this graph (an identity-provider identity named by
+-- a local user, a cloud role, a connection) is NULL with the reference text in ref.
+CREATE TABLE IF NOT EXISTS edges (
+  rid INTEGER PRIMARY KEY,
+  src INTEGER,
+  dst INTEGER,
+  kind TEXT NOT NULL,
+  scope INTEGER,
+  ref TEXT,
+  props TEXT
+);
+
+-- Lower-cased names, emails and identities of identity-provider users and groups, for identity links.
+CREATE TABLE IF NOT EXISTS identity_keys (
+  rid INTEGER PRIMARY KEY,
+  node INTEGER NOT NULL,
+  key TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS identity_keys_by_key ON identity_keys (key);
+
+-- Keyed by the stable node id, so a new push of the same entity keeps them.
+CREATE TABLE IF NOT EXISTS node_tags (
+  node_id TEXT NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (node_id, key, value)
+) WITHOUT ROWID;
+
+CREATE VIEW IF NOT EXISTS identity_links AS
+  SELECT e.src AS local_node, k.node AS idp_node, e.ref AS identity
+  FROM edges e JOIN identity_keys k ON k.key = e.ref
+  WHERE e.kind = 'HAS_IDENTITY' AND e.src IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS events (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  timestamp TEXT NOT NULL,
+  persisted_at TEXT NOT NULL,
+  category TEXT NOT NULL,
+  severity TEXT NOT NULL,
+  name TEXT NOT NULL,
+  message TEXT NOT NULL,
+  provider_id TEXT,
+  entity TEXT,
+  entity_id TEXT,
+  entity_name TEXT,
+  event_type TEXT NOT NULL,
+  error TEXT
+);
+
+CREATE TABLE IF NOT EXISTS icons (
+  provider_id TEXT PRIMARY KEY REFERENCES providers(id) ON DELETE CASCADE,
+  mime_type TEXT NOT NULL,
+  data BLOB NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS upload_sessions (
+  id TEXT PRIMARY KEY,
+  data_source_id TEXT NOT NULL REFERENCES data_sources(id) ON DELETE CASCADE,
+  last_activity_ms INTEGER NOT NULL,
+  result TEXT
+);
+
+CREATE TABLE IF NOT EXISTS upload_chunks (
+  upload_id TEXT NOT NULL REFERENCES upload_sessions(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (upload_id, seq)
+);
+
+CREATE TABLE IF NOT EXISTS configurations (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+`;
+
+/** The database handle type used throughout the emulator. */
+export type Db = Database.Database;
+
+/** Opens (creating if needed) the emulator database at `path` (`:memory:` for a throwaway one). */
+export function openDatabase(path: string): Db {
+  const db = new Database(path);
+  try {
+    db.pragma('foreign_keys = ON');
+    const inMemory = path === ':memory:' || path === '';
+    // A small page cache makes SQLite recycle pages constantly during a big ingest; in memory the
+    // pages are held anyway, on disk the cache is capped at 128 MB.
+    db.pragma(`cache_size = ${inMemory ? -2_000_000 : -131_072}`);
+    if (!inMemory) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+    }
+    db.exec(DDL);
+    const row = db
+      .prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
+      .get();
+    if (row === undefined) {
+      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+    } else if (row.value !== String(SCHEMA_VERSION)) {
+      throw new Error(
+        `database ${path} has schema version ${row.value}; this emulator needs ${SCHEMA_VERSION}`,
+      );
+    }
+    return db;
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

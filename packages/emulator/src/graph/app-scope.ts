@@ -1,0 +1,49 @@
+/** What the application ingest remembers about one application while its payload is written. */
+
+/** One permission of the payload as it applies to one application. */
+export interface PermissionNodes {
+  applyToSubResources: boolean;
+  /** Node row ids, with the folded resource type each was created for (undefined: any type). */
+  nodes: { rid: number; resourceType: string | undefined }[];
+}
+
+/** A resource node and its sub-resources, for grants and inheritance. */
+export interface ResourceEntry {
+  rid: number;
+  /** Folded resource type. */
+  type: string;
+  subs: ResourceEntry[];
+}
+
+/** Lookups of one application, all keyed by case-folded names (and unique ids). */
+export interface AppScope {
+  rid: number;
+  name: string;
+  type: string;
+  users: Map<string, number>;
+  groups: Map<string, number>;
+  roles: Map<string, { rid: number; name: string; permissions: PermissionNodes[] }>;
+  permissions: Map<string, PermissionNodes>;
+  /** By every dot-path a reference may use (each level by id or name). */
+  resources: Map<string, ResourceEntry>;
+}
+
+/** Permission node row ids that apply on a target of `resourceType` (undefined: the application). */
+export function permissionNodesFor(perm: PermissionNodes, resourceType: string | undefined): number[] {
+  if (resourceType === undefined) return perm.nodes.map((n) => n.rid);
+  const typed = perm.nodes.filter((n) => n.resourceType === resourceType);
+  if (typed.length > 0) return typed.map((n) => n.rid);
+  return perm.nodes.filter((n) => n.resourceType === undefined).map((n) => n.rid);
+}
+
+/** Every sub-resource below `entry`, depth first. */
+export function descendantsOf(entry: ResourceEntry): ResourceEntry[] {
+  const out: ResourceEntry[] = [];
+  const stack = [...entry.subs];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    out.push(next);
+    stack.push(...next.subs);
+  }
+  return out;
+}

@@ -1,0 +1,78 @@
+/** Turns every error, ours or fastify's, into the spec's error body. */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { EmulatorContext } from '../context.js';
+import { ApiError, errorBody, invalidArgument } from '../errors.js';
+
+/** Largest request body, in bytes: the spec's 100 MB push limit (read as MiB, the lenient reading). */
+export const MAX_BODY_BYTES = 100 * 1024 * 1024;
+
+/** The body field a too-large request is blamed on, from the action at the end of the path. */
+function bulkField(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  if (path.endsWith(':push')) return 'json_data';
+  if (path.endsWith(':push_csv')) return 'csv_data';
+  if (path.endsWith(':parts')) return 'data';
+  if (path.endsWith(':icon')) return 'icon_base64';
+  return 'body';
+}
+
+function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
+  if (err instanceof ApiError) return err;
+  switch (err.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return invalidArgument([
+        {
+          field: bulkField(req.url),
+          description: `the request body exceeds the limit of ${bodyLimit} bytes; send larger payloads with a multipart upload (:parts)`,
+        },
+      ]);
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return invalidArgument([
+        { field: 'body', description: 'the request body must be JSON (Content-Type: application/json)' },
+      ]);
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError) {
+    return invalidArgument([
+      { field: 'body', description: `the request body is not valid JSON: ${err.message}` },
+    ]);
+  }
+  if (err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500) {
+    return invalidArgument([{ field: 'body', description: err.message }]);
+  }
+  return new ApiError('Internal');
+}
+
+/** Sends `err` as the spec's error body. */
+export function sendError(
+  ctx: EmulatorContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  err: ApiError,
+): FastifyReply {
+  return reply
+    .code(err.status)
+    .headers(err.headers)
+    .send(errorBody(err, req.id, ctx.clock.iso()));
+}
+
+/** The fastify error handler. */
+export function errorHandler(ctx: EmulatorContext, bodyLimit: number) {
+  return (err: FastifyError, req: FastifyRequest, reply: FastifyReply): FastifyReply => {
+    const apiError = toApiError(err, req, bodyLimit);
+    if (apiError.status >= 500 && !(err instanceof ApiError)) {
+      ctx.logger.error(
+        {
+          request_id: req.id,
+          method: req.method,
+          path: req.url.split('?')[0],
+          err: err.message,
+          stack: err.stack,
+        },
+        'unexpected error',
+      );
+    }
+    return sendError(ctx, req, reply, apiError);
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * What every push path ends in (JSON push, CSV push, multipart `complete`): parse, apply an
+ * incremental payload to the stored one, validate with `@oaakit/core`, then replace the data
+ * source's submission, set its status and record the OAA_PUSH event, all in one transaction.
+ */
+import { promisify } from 'node:util';
+import { gzip as gzipCb } from 'node:zlib';
+import {
+  applyIncremental,
+  validate,
+  ValidationError,
+  type JsonObject,
+  type Template,
+  type Violation,
+} from '@oaakit/core';
+import type { EmulatorContext } from '../context.js';
+import type { Db } from '../db/schema.js';
+import { ApiError, badField, invalidArgument } from '../errors.js';
+import { setDataSourceStatus } from '../store/data-sources.js';
+import { mergeProviderTypes } from '../store/providers.js';
+import { parseJsonObject } from './decode.js';
+import { recordPushEvent, recordPushFailure } from './push-events.js';
+import { replaceSubmission, storedPayloadText } from './submission.js';
+import type { PushAnswer, PushTarget } from './target.js';
+
+const gzip = promisify(gzipCb);
+
+/** Most violations or warnings listed in one answer; the rest are summarized in a last entry. */
+export const MAX_REPORTED = 1000;
+
+export interface PayloadInput {
+  /** The payload's JSON text. `processPayload` clears it once parsed, so it can be collected early. */
+  text: string;
+  /** The same payload gzip-compressed, when the caller has it already (a GZIP push). */
+  gzip?: Buffer | undefined;
+  /** The request field that carried the payload, blamed for parse problems. */
+  field: string;
+  /** Rewrites validation errors and warnings (a CSV push points them at CSV lines). */
+  mapViolation?: ((v: Violation) => Violation) | undefined;
+}
+
+function capViolations(violations: readonly Violation[], field: string): Violation[] {
+  if (violations.length <= MAX_REPORTED) return [...violations];
+  return [
+    ...violations.slice(0, MAX_REPORTED),
+    { field, description: `... and ${violations.length - MAX_REPORTED} more violations` },
+  ];
+}
+
+function warningText(v: Violation): string {
+  return v.field ? `${v.field}: ${v.description}` : v.description;
+}
+
+function capTexts(texts: readonly string[]): string[] {
+  if (texts.length <= MAX_REPORTED) return [...texts];
+  return [...texts.slice(0, MAX_REPORTED), `... and ${texts.length - MAX_REPORTED} more warnings`];
+}
+
+/**
+ * Whether an identity matches a name, email or identity of any identity-provider entity pushed so
+ * far. Past `MAX_REPORTED` misses it answers "known" and only counts, so a payload of a million
+ * unmatched identities does not build a million warnings that nobody will be shown.
+ */
+function identityLookup(db: Db): { known: (identity: string) => boolean; uncounted: () => number } {
+  let keys: Set<string> | undefined;
+  let misses = 0;
+  return {
+    known: (identity) => {
+      keys ??= new Set(db.prepare<[], string>('SELECT DISTINCT key FROM identity_keys').pluck().all());
+      if (keys.has(identity.toLowerCase())) return true;
+      misses += 1;
+      return misses > MAX_REPORTED;
+    },
+    uncounted: () => Math.max(0, misses - MAX_REPORTED),
+  };
+}
+
+function validateOrThrow(template: Template, payload: unknown, db: Db, input: PayloadInput): Violation[] {
+  const lookup = identityLookup(db);
+  const { errors, warnings } = validate(template, payload, { knownIdentity: lookup.known });
+  const map = input.mapViolation ?? ((v: Violation) => v);
+  if (errors.length > 0) throw invalidArgument(capViolations(errors.map(map), input.field));
+  const out = warnings.map(map);
+  const more = lookup.uncounted();
+  if (more > 0)
+    out.push({
+      field: '',
+      description: `... and ${more} more identities that match no identity-provider user or group (not listed)`,
+    });
+  return out;
+}
+
+function applyStored(
+  ctx: EmulatorContext,
+  target: PushTarget,
+  incremental: Record<string, unknown>,
+): Record<string, unknown> {
+  const stored = storedPayloadText(ctx.db, target.dataSource.id);
+  if (stored === undefined) {
+    throw badField(
+      'incremental_change',
+      'an incremental payload is not allowed as the first push to a data source: push the full payload first',
+    );
+  }
+  try {
+    return applyIncremental(target.provider.custom_template, JSON.parse(stored) as JsonObject, incremental);
+  } catch (err) {
+    if (err instanceof ValidationError) throw invalidArgument(capViolations(err.violations, 'json_data'));
+    throw err;
+  }
+}
+
+/** Processes one pushed payload for `target`; answers its warnings or throws 400. */
+export async function processPayload(
+  ctx: EmulatorContext,
+  target: PushTarget,
+  input: PayloadInput,
+): Promise<PushAnswer> {
+  const template = target.provider.custom_template;
+  // Compress for storage on the thread pool while the main thread parses and validates.
+  const stored = input.gzip ? Promise.resolve(input.gzip) : gzip(input.text, { level: 1 });
+  stored.catch(() => undefined);
+  const payloadBytes = input.text.length;
+  try {
+    let payload = parseJsonObject(input.text, input.field);
+    // The text of a big payload is hundreds of megabytes that nothing needs any more.
+    input.text = '';
+    let warnings: Violation[];
+    let payloadGzip: Buffer;
+    if (payload.incremental_change === true && template !== 'hris') {
+      validateOrThrow(template, payload, ctx.db, input);
+      payload = applyStored(ctx, target, payload);
+      warnings = validateOrThrow(template, payload, ctx.db, input);
+      payloadGzip = await gzip(JSON.stringify(payload), { level: 1 });
+    } else {
+      warnings = validateOrThrow(template, payload, ctx.db, input);
+      payloadGzip = await stored;
+    }
+    const at = ctx.clock.iso();
+    const texts = ctx.db.transaction(() => {
+      const result = replaceSubmission(ctx.db, {
+        providerId: target.provider.id,
+        dataSourceId: target.dataSource.id,
+        template,
+        payload,
+        payloadBytes,
+        payloadGzip,
+        pushedAt: at,
+      });
+      const all = capTexts([...warnings.map(warningText), ...result.warnings]);
+      setDataSourceStatus(ctx.db, target.dataSource.id, 'SUCCESS', at);
+      mergeProviderTypes(ctx.db, target.provider.id, result.types);
+      recordPushEvent(ctx.db, target, at, all);
+      return all;
+    })();
+    ctx.logger.info(
+      { request_id: target.requestId, data_source_id: target.dataSource.id, warnings: texts.length },
+      'payload ingested',
+    );
+    return { warnings: texts.map((message) => ({ message })) };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 400) recordFailure(ctx, target, err.violations);
+    throw err;
+  }
+}
+
+/** Marks the data source FAILED and records the rejected push. */
+export function recordFailure(
+  ctx: EmulatorContext,
+  target: PushTarget,
+  violations: readonly Violation[],
+): void {
+  const at = ctx.clock.iso();
+  ctx.db.transaction(() => {
+    setDataSourceStatus(ctx.db, target.dataSource.id, 'FAILED', at);
+    recordPushFailure(ctx.db, target, at, violations);
+  })();
+}

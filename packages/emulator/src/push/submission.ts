@@ -1,0 +1,83 @@
+/**
+ * A data source's current submission: its payload (gzip, kept for incremental pushes) and its graph.
+ * Replacing it happens in one transaction: the old graph rows go, the new ones come, tags stay.
+ */
+import { gunzipSync } from 'node:zlib';
+import type { Template } from '@oaakit/core';
+import { CREATE_NODE_ID_INDEX, DROP_NODE_ID_INDEX, type Db } from '../db/schema.js';
+import { deleteRanges, rangesOf } from '../graph/delete-graph.js';
+import { ingestPayload, type IngestResult } from '../graph/ingest.js';
+import { GraphWriter } from '../graph/writer.js';
+
+/** Whether the data source has a stored submission. */
+export function hasSubmission(db: Db, dataSourceId: string): boolean {
+  return rangesOf(db, dataSourceId) !== undefined;
+}
+
+/** The stored payload's JSON text, or undefined without a submission. */
+export function storedPayloadText(db: Db, dataSourceId: string): string | undefined {
+  const row = db
+    .prepare<[string], { payload_gzip: Buffer }>(
+      'SELECT payload_gzip FROM submissions WHERE data_source_id = ?',
+    )
+    .get(dataSourceId);
+  return row === undefined ? undefined : gunzipSync(row.payload_gzip).toString('utf8');
+}
+
+export interface ReplaceInput {
+  providerId: string;
+  dataSourceId: string;
+  template: Template;
+  payload: unknown;
+  /** Size of the payload's JSON text, to estimate how many nodes it holds. */
+  payloadBytes: number;
+  payloadGzip: Buffer;
+  pushedAt: string;
+}
+
+/** Payloads below this size never rebuild the node-id index. */
+const BULK_BYTES = 16 * 1024 * 1024;
+/** Rough JSON bytes per node, for the estimate. */
+const BYTES_PER_NODE = 250;
+
+/**
+ * Whether to drop the node-id index and build it again after writing: far cheaper than keeping it
+ * up to date row by row when the submission is most of the graph (random-order index inserts are
+ * what a big ingest spends most of its time on), and far dearer when it is a small part of it.
+ */
+function rebuildIndex(db: Db, replacedNodes: number, payloadBytes: number): boolean {
+  if (payloadBytes < BULK_BYTES) return false;
+  const total = db.prepare<[], number>('SELECT count(*) FROM nodes').pluck().get() ?? 0;
+  return payloadBytes / BYTES_PER_NODE + replacedNodes > total - replacedNodes;
+}
+
+/** Replaces the submission's graph and payload. Call inside a transaction. */
+export function replaceSubmission(db: Db, input: ReplaceInput): IngestResult {
+  const old = rangesOf(db, input.dataSourceId);
+  const bulk = rebuildIndex(db, old ? old.node_hi - old.node_lo + 1 : 0, input.payloadBytes);
+  if (bulk) db.exec(DROP_NODE_ID_INDEX);
+  if (old) deleteRanges(db, old, { keepTags: true });
+  const w = new GraphWriter(db, input.dataSourceId, input.providerId);
+  const result = ingestPayload(w, input.template, input.payload);
+  const r = w.ranges();
+  if (bulk) db.exec(CREATE_NODE_ID_INDEX);
+  db.prepare(
+    `INSERT INTO submissions (data_source_id, template, payload_gzip, pushed_at, node_lo, node_hi, edge_lo, edge_hi, key_lo, key_hi)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (data_source_id) DO UPDATE SET template = excluded.template, payload_gzip = excluded.payload_gzip,
+       pushed_at = excluded.pushed_at, node_lo = excluded.node_lo, node_hi = excluded.node_hi, edge_lo = excluded.edge_lo,
+       edge_hi = excluded.edge_hi, key_lo = excluded.key_lo, key_hi = excluded.key_hi`,
+  ).run(
+    input.dataSourceId,
+    input.template,
+    input.payloadGzip,
+    input.pushedAt,
+    r.node_lo,
+    r.node_hi,
+    r.edge_lo,
+    r.edge_hi,
+    r.key_lo,
+    r.key_hi,
+  );
+  return result;
+}

@@ -1,0 +1,80 @@
+/**
+ * Pagination: `page_size` and an opaque `page_token`. Only `has_more` says whether more results exist;
+ * `next_page_token` is empty on the last page.
+ */
+import { createHash } from 'node:crypto';
+import { badField } from '../errors.js';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+
+export interface PageRequest {
+  offset: number;
+  size: number;
+  /** Binds a token to the query it was issued for. */
+  fingerprint: string;
+}
+
+/** One page of results as the service answers it. */
+export interface Page<T> {
+  values: T[];
+  next_page_token: string;
+  has_more: boolean;
+}
+
+function fingerprintOf(parts: readonly (string | undefined)[]): string {
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 12);
+}
+
+function parseSize(value: unknown): number {
+  if (value === undefined || value === '') return DEFAULT_PAGE_SIZE;
+  const n = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PAGE_SIZE) {
+    throw badField('page_size', `must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return n;
+}
+
+/** Reads `page_size` and `page_token` for a query identified by `queryParts` (filter, order, scope). */
+export function parsePage(
+  query: { page_size?: unknown; page_token?: unknown },
+  queryParts: readonly (string | undefined)[],
+): PageRequest {
+  const size = parseSize(query.page_size);
+  const fingerprint = fingerprintOf(queryParts);
+  const token = query.page_token;
+  if (token === undefined || token === '') return { offset: 0, size, fingerprint };
+  if (typeof token !== 'string') throw badField('page_token', 'must be given once');
+  let offset: unknown;
+  let bound: unknown;
+  try {
+    const decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      o?: unknown;
+      f?: unknown;
+    };
+    offset = decoded.o;
+    bound = decoded.f;
+  } catch {
+    throw badField('page_token', 'is not a token this service issued');
+  }
+  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
+    throw badField('page_token', 'is not a token this service issued');
+  }
+  if (bound !== fingerprint) {
+    throw badField(
+      'page_token',
+      'was issued for a different filter or order_by: send the same query parameters with every page',
+    );
+  }
+  return { offset, size, fingerprint };
+}
+
+/** Builds the page from up to `size + 1` rows fetched at the request's offset. */
+export function toPage<T>(rows: T[], page: PageRequest): Page<T> {
+  const hasMore = rows.length > page.size;
+  const values = hasMore ? rows.slice(0, page.size) : rows;
+  const next = hasMore
+    ? Buffer.from(JSON.stringify({ o: page.offset + page.size, f: page.fingerprint })).toString('base64url')
+    : '';
+  return { values, next_page_token: next, has_more: hasMore };
+}

@@ -1,0 +1,27 @@
+/** `/_emulator/calls` (admin): the recorded API calls (never their headers), and a reset. */
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorContext } from '../context.js';
+import { globToRegExp } from '../glob.js';
+
+function globTest(glob: string, value: string): boolean {
+  return globToRegExp(glob).test(value);
+}
+
+/** Registers the call log routes. */
+export function registerCallRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.get<{ Querystring: { method?: string; path?: string } }>('/_emulator/calls', (req) => {
+    const { method, path } = req.query;
+    const values = ctx.calls
+      .list()
+      .filter(
+        (c) =>
+          (typeof method !== 'string' || c.method === method.toUpperCase()) &&
+          (typeof path !== 'string' || globTest(path, c.path)),
+      );
+    return { values };
+  });
+  app.delete('/_emulator/calls', () => {
+    ctx.calls.clear();
+    return {};
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * `/_emulator/faults` (admin): make the next N calls matching a method and path pattern fail with a
+ * status and code (e.g. 503, or 429 `ResourceExhaused` with `Retry-After`), wait first, or lose
+ * their connection. Calls to `/_emulator/...` are never faulted.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { EmulatorContext } from '../context.js';
+import { badField, invalidArgument, isErrorCode, notFound } from '../errors.js';
+import type { FaultSpec } from '../faults.js';
+import type { Violation } from '@oaakit/core';
+
+const isInt = (v: unknown, min: number, max: number): v is number =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+function parseFault(body: unknown): FaultSpec {
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw badField('body', 'must be a JSON object');
+  const b = body as Record<string, unknown>;
+  const problems: Violation[] = [];
+  const check = (ok: boolean, field: string, description: string): void => {
+    if (!ok) problems.push({ field, description });
+  };
+  check(
+    b.method === undefined || (typeof b.method === 'string' && b.method !== ''),
+    'method',
+    'must be an HTTP method or *',
+  );
+  check(
+    b.path === undefined || (typeof b.path === 'string' && b.path !== ''),
+    'path',
+    'must be a path pattern; * matches any characters',
+  );
+  check(b.count === undefined || isInt(b.count, 1, 1_000_000), 'count', 'must be an integer from 1');
+  check(
+    b.status === undefined || isInt(b.status, 400, 599),
+    'status',
+    'must be an HTTP error status (400-599)',
+  );
+  check(
+    b.code === undefined || isErrorCode(b.code),
+    'code',
+    'must be a code such as Unavailable, ResourceExhaused, Internal',
+  );
+  check(b.message === undefined || typeof b.message === 'string', 'message', 'must be a string');
+  check(
+    b.retry_after_s === undefined || isInt(b.retry_after_s, 0, 86_400),
+    'retry_after_s',
+    'must be whole seconds',
+  );
+  check(
+    b.latency_ms === undefined || isInt(b.latency_ms, 0, 600_000),
+    'latency_ms',
+    'must be milliseconds (at most 600000)',
+  );
+  check(b.drop === undefined || typeof b.drop === 'boolean', 'drop', 'must be a boolean');
+  check(
+    b.status !== undefined || b.code !== undefined || b.latency_ms !== undefined || b.drop === true,
+    'body',
+    'give status, code, latency_ms or drop',
+  );
+  if (problems.length > 0) throw invalidArgument(problems);
+  const spec: FaultSpec = {
+    method: typeof b.method === 'string' ? b.method.toUpperCase() : '*',
+    path: typeof b.path === 'string' ? b.path : '*',
+    count: typeof b.count === 'number' ? b.count : 1,
+  };
+  if (typeof b.status === 'number') spec.status = b.status;
+  if (isErrorCode(b.code)) spec.code = b.code;
+  if (typeof b.message === 'string') spec.message = b.message;
+  if (typeof b.retry_after_s === 'number') spec.retry_after_s = b.retry_after_s;
+  if (typeof b.latency_ms === 'number') spec.latency_ms = b.latency_ms;
+  if (b.drop === true) spec.drop = true;
+  return spec;
+}
+
+/** Registers the fault injection routes. */
+export function registerFaultRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
+  app.post('/_emulator/faults', (req) => ({ value: ctx.faults.add(parseFault(req.body)) }));
+  app.get('/_emulator/faults', () => ({ values: ctx.faults.list() }));
+  app.delete('/_emulator/faults', () => {
+    ctx.faults.clear();
+    return {};
+  });
+  app.delete<{ Params: { id: string } }>('/_emulator/faults/:id', (req) => {
+    if (!ctx.faults.remove(req.params.id)) throw notFound('fault', req.params.id);
+    return {};
+  });
+}

@@ -1,0 +1,69 @@
+/**
+ * `POST .../datasources/{data_source_id}:parts`: multipart upload (`start`, `upload`, `complete`).
+ * The assembled bytes are the payload as `json_data` would carry it after base64 decoding: gzip
+ * (recognised by its magic bytes) or plain JSON. `complete` processes it exactly like a push.
+ */
+import { multipartRequestSchema } from '@oaakit/core';
+import type { EmulatorContext } from '../context.js';
+import { ApiError, badField, invalidArgument } from '../errors.js';
+import { parseBody } from '../http/parse-body.js';
+import { decodeBase64, utf8Text } from '../push/decode.js';
+import { processPayload } from '../push/process-payload.js';
+import type { PushAnswer, PushTarget } from '../push/target.js';
+import {
+  assemble,
+  chunkProblems,
+  completeSession,
+  findSession,
+  openSession,
+  purgeExpiredSessions,
+  putChunk,
+  type UploadSession,
+} from '../push/upload-sessions.js';
+import { decodePayload } from './push.js';
+
+function requireSession(ctx: EmulatorContext, target: PushTarget, uploadId: string): UploadSession {
+  const session = findSession(ctx.db, target.dataSource.id, uploadId);
+  if (!session) {
+    throw new ApiError('NotFound', {
+      message: `upload ${uploadId} not found: it never existed for this data source, or it expired after ${ctx.uploadSessionTtlMs / 1000} s without activity`,
+      resource: { type: 'upload', name: uploadId },
+    });
+  }
+  return session;
+}
+
+/** Handles one multipart operation. */
+export async function handleParts(
+  ctx: EmulatorContext,
+  target: PushTarget,
+  rawBody: unknown,
+): Promise<{ upload_id: string } | Record<string, never> | PushAnswer> {
+  const body = parseBody(multipartRequestSchema, rawBody);
+  const now = ctx.clock.nowMs();
+  purgeExpiredSessions(ctx.db, now - ctx.uploadSessionTtlMs);
+  switch (body.operation) {
+    case 'start':
+      return { upload_id: openSession(ctx.db, target.dataSource.id, now) };
+    case 'upload': {
+      const session = requireSession(ctx, target, body.upload_id);
+      if (session.result !== null)
+        throw badField('upload_id', 'this upload was completed already: start a new one');
+      putChunk(ctx.db, session.id, body.sequence_number, decodeBase64(body.data, 'data'), now);
+      return {};
+    }
+    case 'complete': {
+      const session = requireSession(ctx, target, body.upload_id);
+      if (session.result !== null) return JSON.parse(session.result) as PushAnswer;
+      const problems = chunkProblems(ctx.db, session.id, body.sequence_count);
+      if (problems.length > 0) throw invalidArgument(problems);
+      const input = await decodePayload(ctx, target, async () => ({
+        text: utf8Text(await assemble(ctx.db, session.id, body.sequence_count), 'data'),
+        field: 'data',
+      }));
+      const answer = await processPayload(ctx, target, input);
+      completeSession(ctx.db, session.id, answer, ctx.clock.nowMs());
+      return answer;
+    }
+  }
+}

@@ -36,7 +36,14 @@ interface Daemon {
 
 /** A connector entry of the ticker fixture; every test uses its own data source. */
 function ticker(id: string, config: Record<string, unknown> = {}): Record<string, unknown> {
-  return { id, plugin: fixture('daemon/ticker'), provider: 'Ticker', dataSource: `ticker ${id}`, schedule: EVERY_SECOND, config };
+  return {
+    id,
+    plugin: fixture('daemon/ticker'),
+    provider: 'Ticker',
+    dataSource: `ticker ${id}`,
+    schedule: EVERY_SECOND,
+    config,
+  };
 }
 
 async function writeConfig(connectors: Record<string, unknown>[]): Promise<string> {
@@ -46,7 +53,11 @@ async function writeConfig(connectors: Record<string, unknown>[]): Promise<strin
 }
 
 /** Polls `check` until it returns a value, for up to 30 s. */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, daemon?: Daemon): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined> | T | undefined,
+  daemon?: Daemon,
+): Promise<T> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const value = await check();
@@ -73,7 +84,9 @@ async function startDaemon(args: string[] = []): Promise<Daemon> {
     }
   });
   let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => resolve((exitCode = code))),
+  );
   const daemon: Daemon = { url: '', log, stderr: () => stderr, signal: (name) => child.kill(name), exited };
   started.push(daemon);
   const start = await until('the daemon to start', () => {
@@ -94,14 +107,23 @@ async function metrics(daemon: Daemon): Promise<Map<string, number>> {
   return out;
 }
 
-const runs = (id: string, status: string): string => `oaa_connector_runs_total{connector="${id}",status="${status}"}`;
+const runs = (id: string, status: string): string =>
+  `oaa_connector_runs_total{connector="${id}",status="${status}"}`;
 
 /** Waits until the daemon's metrics satisfy `test`. */
-function untilMetrics(daemon: Daemon, what: string, test: (m: Map<string, number>) => boolean): Promise<Map<string, number>> {
-  return until(what, async () => {
-    const m = await metrics(daemon);
-    return test(m) ? m : undefined;
-  }, daemon);
+function untilMetrics(
+  daemon: Daemon,
+  what: string,
+  test: (m: Map<string, number>) => boolean,
+): Promise<Map<string, number>> {
+  return until(
+    what,
+    async () => {
+      const m = await metrics(daemon);
+      return test(m) ? m : undefined;
+    },
+    daemon,
+  );
 }
 
 /** File name -> SHA-256 of a connector's state directory (the lock file left out). */
@@ -109,14 +131,19 @@ async function stateFiles(id: string): Promise<Record<string, string>> {
   const dir = join(work.dir, '.oaa/state', id);
   const out: Record<string, string> = {};
   for (const name of (await readdir(dir)).filter((n) => n !== 'lock').sort()) {
-    out[name] = createHash('sha256').update(await readFile(join(dir, name))).digest('hex');
+    out[name] = createHash('sha256')
+      .update(await readFile(join(dir, name)))
+      .digest('hex');
   }
   return out;
 }
 
 async function journal(path: string): Promise<string[]> {
   if (!existsSync(path)) return [];
-  return (await readFile(path, 'utf8')).split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event);
+  return (await readFile(path, 'utf8'))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { event: string }).event);
 }
 
 async function userNames(dataSource: string): Promise<string[]> {
@@ -152,10 +179,14 @@ afterEach(async () => {
 // Each test waits for several runs of a per-second schedule; on a loaded machine that takes a while.
 describe('oaa daemon', { timeout: 120_000 }, () => {
   it('pushes on a per-second schedule, skips unchanged runs, and serves health and metrics', async () => {
-    await writeConfig([ticker('team')]);
+    await writeConfig([{ ...ticker('team'), timezone: 'Europe/Berlin' }]);
     const daemon = await startDaemon();
     expect(daemon.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    const m = await untilMetrics(daemon, 'two runs', (x) => (x.get(runs('team', 'pushed')) ?? 0) + (x.get(runs('team', 'skipped')) ?? 0) >= 2);
+    const m = await untilMetrics(
+      daemon,
+      'two runs',
+      (x) => (x.get(runs('team', 'pushed')) ?? 0) + (x.get(runs('team', 'skipped')) ?? 0) >= 2,
+    );
     expect(m.get(runs('team', 'pushed'))).toBe(1);
     expect(m.get(runs('team', 'skipped'))).toBeGreaterThanOrEqual(1);
     expect(m.get('oaa_connector_failures_total{connector="team"}')).toBe(0);
@@ -168,10 +199,18 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
     expect(health.status).toBe(200);
     const body = (await health.json()) as HealthReport;
     expect(body.status).toBe('ok');
-    expect(body.connectors).toEqual([expect.objectContaining({ id: 'team', schedule: EVERY_SECOND, failures: 0 })]);
+    expect(body.connectors).toEqual([
+      expect.objectContaining({ id: 'team', schedule: EVERY_SECOND, timezone: 'Europe/Berlin', failures: 0 }),
+    ]);
 
     const ends = daemon.log.filter((l) => l['event'] === 'run.end');
-    expect(ends[0]).toMatchObject({ connector: 'team', status: 'pushed', entities: expect.any(Number), bytes: { compressed: expect.any(Number) }, durationMs: expect.any(Number) });
+    expect(ends[0]).toMatchObject({
+      connector: 'team',
+      status: 'pushed',
+      entities: expect.any(Number),
+      bytes: { compressed: expect.any(Number) },
+      durationMs: expect.any(Number),
+    });
     expect(ends[1]).toMatchObject({ connector: 'team', status: 'skipped' });
 
     daemon.signal('SIGTERM');
@@ -186,7 +225,9 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
     const m = await untilMetrics(
       daemon,
       'two runs and skipped ticks',
-      (x) => (x.get(runs('slow', 'pushed')) ?? 0) + (x.get(runs('slow', 'skipped')) ?? 0) >= 2 && (x.get('oaa_connector_overlap_skipped_total{connector="slow"}') ?? 0) >= 2,
+      (x) =>
+        (x.get(runs('slow', 'pushed')) ?? 0) + (x.get(runs('slow', 'skipped')) ?? 0) >= 2 &&
+        (x.get('oaa_connector_overlap_skipped_total{connector="slow"}') ?? 0) >= 2,
     );
     expect(m.get('oaa_connector_failures_total{connector="slow"}')).toBe(0);
     const events = await journal(path);
@@ -207,15 +248,29 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
 
     await writeConfig([{ ...ticker('team'), schedule: 'every second' }]);
     daemon.signal('SIGHUP');
-    const failed = await until('the failed reload', () => daemon.log.find((l) => l['event'] === 'config.reload'), daemon);
+    const failed = await until(
+      'the failed reload',
+      () => daemon.log.find((l) => l['event'] === 'config.reload'),
+      daemon,
+    );
     expect(failed).toMatchObject({ ok: false, error: { code: 'CONFIG_INVALID' } });
-    expect(String((failed['error'] as { message: string }).message)).toContain('connectors[0].schedule: must be a cron expression');
+    expect(String((failed['error'] as { message: string }).message)).toContain(
+      'connectors[0].schedule: must be a cron expression',
+    );
     const before = (await metrics(daemon)).get(runs('team', 'skipped')) ?? 0;
-    await untilMetrics(daemon, 'more runs of the old config', (x) => (x.get(runs('team', 'skipped')) ?? 0) > before);
+    await untilMetrics(
+      daemon,
+      'more runs of the old config',
+      (x) => (x.get(runs('team', 'skipped')) ?? 0) > before,
+    );
 
     await writeConfig([ticker('team'), ticker('extra', { users: ['dee'] })]);
     daemon.signal('SIGHUP');
-    const m = await untilMetrics(daemon, 'a push of the added connector', (x) => x.get(runs('extra', 'pushed')) === 1);
+    const m = await untilMetrics(
+      daemon,
+      'a push of the added connector',
+      (x) => x.get(runs('extra', 'pushed')) === 1,
+    );
     expect(m.get('oaa_daemon_config_reloads_total{result="failure"}')).toBe(1);
     expect(m.get('oaa_daemon_config_reloads_total{result="success"}')).toBe(1);
     expect(await userNames('ticker extra')).toEqual(['dee']);
@@ -230,13 +285,24 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
     const daemon = await startDaemon();
     await untilMetrics(daemon, 'a first push', (x) => x.get(runs('held', 'pushed')) === 1);
     await writeFile(hold, '');
-    await until('a held run', async () => ((await journal(path)).at(-1) === 'held' ? true : undefined), daemon);
+    await until(
+      'a held run',
+      async () => ((await journal(path)).at(-1) === 'held' ? true : undefined),
+      daemon,
+    );
 
     daemon.signal('SIGTERM');
-    await until('/healthz to answer 503', async () => ((await fetch(`${daemon.url}/healthz`)).status === 503 ? true : undefined), daemon);
+    await until(
+      '/healthz to answer 503',
+      async () => ((await fetch(`${daemon.url}/healthz`)).status === 503 ? true : undefined),
+      daemon,
+    );
     await rm(hold);
     expect(await daemon.exited).toBe(0);
-    expect(daemon.log.find((l) => l['event'] === 'daemon.stop')).toMatchObject({ graceful: true, aborted: [] });
+    expect(daemon.log.find((l) => l['event'] === 'daemon.stop')).toMatchObject({
+      graceful: true,
+      aborted: [],
+    });
   });
 
   it('on SIGTERM aborts a run that outlasts the grace period, leaves its state untouched and exits non-zero', async () => {
@@ -248,15 +314,26 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
     await writeConfig([ticker('held', { holdFile: hold, journal: path, users: ['ada', 'zed'] })]);
     await writeFile(hold, '');
     daemon.signal('SIGHUP');
-    await until('a held run of the new config', () => daemon.log.find((l) => l['event'] === 'config.reload'), daemon);
-    await until('a held run', async () => ((await journal(path)).at(-1) === 'held' ? true : undefined), daemon);
+    await until(
+      'a held run of the new config',
+      () => daemon.log.find((l) => l['event'] === 'config.reload'),
+      daemon,
+    );
+    await until(
+      'a held run',
+      async () => ((await journal(path)).at(-1) === 'held' ? true : undefined),
+      daemon,
+    );
     // Runs never overlap, so nothing but the held run can change the state from here on.
     const before = await stateFiles('held');
 
     daemon.signal('SIGTERM');
     expect(await daemon.exited).toBe(130);
     expect(await stateFiles('held')).toEqual(before);
-    expect(daemon.log.find((l) => l['event'] === 'run.end' && l['status'] === 'aborted')).toMatchObject({ connector: 'held', error: { code: 'ABORTED' } });
+    expect(daemon.log.find((l) => l['event'] === 'run.end' && l['status'] === 'aborted')).toMatchObject({
+      connector: 'held',
+      error: { code: 'ABORTED' },
+    });
     expect(daemon.stderr()).toContain('the shutdown grace period ran out; aborted the runs of held');
     expect(await userNames('ticker held')).toEqual(['ada']);
   });

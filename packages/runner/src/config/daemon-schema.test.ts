@@ -36,7 +36,9 @@ describe('the daemon section of the config file', () => {
     expect(error.message).toContain('daemon.port: must be from 0 to 65535');
     expect(error.message).toContain('daemon.concurrency: must be from 1 to 64');
     expect(error.message).toContain('daemon.graceSeconds: must be from 0 to 3600');
-    expect(error.message).toContain('daemon.prot: unknown key; allowed here: port, host, concurrency, graceSeconds');
+    expect(error.message).toContain(
+      'daemon.prot: unknown key; allowed here: port, host, concurrency, graceSeconds',
+    );
   });
 
   it('lets flags win over the config, and the config over the defaults', () => {

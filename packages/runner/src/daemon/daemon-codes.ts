@@ -5,6 +5,8 @@
 export const DAEMON_ERROR_CODES = {
   /** The status server could not bind its host and port. */
   LISTEN_FAILED: 'DAEMON_LISTEN_FAILED',
+  /** A reload was asked for while the daemon shuts down. */
+  STOPPING: 'DAEMON_STOPPING',
 } as const;
 
 /** One of {@link DAEMON_ERROR_CODES}. */

@@ -61,9 +61,10 @@ async function health(d: Daemon): Promise<{ status: number; body: HealthReport }
   return { status: res.status, body: (await res.json()) as HealthReport };
 }
 
-const runs = (status: string, id = 'app'): string => `oaa_connector_runs_total{connector="${id}",status="${status}"}`;
+const runs = (status: string, id = 'app'): string =>
+  `oaa_connector_runs_total{connector="${id}",status="${status}"}`;
 
-describe('the daemon', () => {
+describe('the daemon', { timeout: 120_000 }, () => {
   it('pushes on schedule, then skips unchanged runs, and reports both over HTTP', async () => {
     const d = await start();
     await until('a pushed and a skipped run', async () =>
@@ -72,12 +73,19 @@ describe('the daemon', () => {
     expect(await h.pushCalls()).toHaveLength(1);
     expect(await metric(d, 'oaa_connector_entities_pushed_total{connector="app"}')).toBeGreaterThan(3);
     expect(await metric(d, 'oaa_connector_bytes_pushed_total{connector="app"}')).toBeGreaterThan(0);
-    expect(await metric(d, 'oaa_connector_last_success_timestamp_seconds{connector="app"}')).toBeGreaterThan(0);
+    expect(await metric(d, 'oaa_connector_last_success_timestamp_seconds{connector="app"}')).toBeGreaterThan(
+      0,
+    );
 
     const { status, body } = await health(d);
     expect(status).toBe(200);
     expect(body.status).toBe('ok');
-    expect(body.connectors[0]).toMatchObject({ id: 'app', scheduled: true, schedule: EVERY_SECOND, failures: 0 });
+    expect(body.connectors[0]).toMatchObject({
+      id: 'app',
+      scheduled: true,
+      schedule: EVERY_SECOND,
+      failures: 0,
+    });
     expect(body.connectors[0]?.lastRun?.status).toMatch(/^(pushed|skipped)$/);
     expect((await fetch(`${d.url}/nope`)).status).toBe(404);
     expect((await fetch(`${d.url}/metrics`, { method: 'POST' })).status).toBe(405);
@@ -95,9 +103,14 @@ describe('the daemon', () => {
   });
 
   it('skips ticks while a run is held, and aborts it at shutdown leaving the state as it was', async () => {
-    const d = await start({ graceSeconds: 0.5 });
+    const d = await start({ graceSeconds: 2 });
     await until('a first push', async () => ((await metric(d, runs('pushed'))) === 1 ? true : undefined));
-    await h.config([appEntry({ userCount: 3, revision: '2', waitForFile: join(h.dir, 'never') }, { schedule: EVERY_SECOND })]);
+    await h.config([
+      appEntry(
+        { userCount: 3, revision: '2', waitForFile: join(h.dir, 'never') },
+        { schedule: EVERY_SECOND },
+      ),
+    ]);
     expect(await d.reload()).toEqual({ ok: true });
     await until('a held run with skipped ticks', async () => {
       const app = (await health(d)).body.connectors[0];
@@ -114,7 +127,9 @@ describe('the daemon', () => {
     expect(await stopping).toEqual({ graceful: false, aborted: ['app'], abandoned: false });
     expect(await h.stateFiles('app')).toEqual(before);
     expect(await h.pushCalls()).toHaveLength(1);
-    const aborted = lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['status'] === 'aborted');
+    const aborted = lines
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .find((l) => l['status'] === 'aborted');
     expect(aborted).toMatchObject({ event: 'run.end', connector: 'app', error: { code: 'ABORTED' } });
   });
 
@@ -125,7 +140,9 @@ describe('the daemon', () => {
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.error.code).toBe('PLUGIN_INVALID');
     expect(await metric(d, 'oaa_daemon_config_reloads_total{result="failure"}')).toBe(1);
-    await until('runs of the old config', async () => ((await metric(d, runs('pushed'))) === 1 ? true : undefined));
+    await until('runs of the old config', async () =>
+      (await metric(d, runs('pushed'))) === 1 ? true : undefined,
+    );
 
     await h.config([
       appEntry({ userCount: 3 }, { schedule: EVERY_SECOND }),

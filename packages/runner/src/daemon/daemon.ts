@@ -12,6 +12,7 @@ import type { DaemonSettings } from '../config/daemon-schema.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { SecretSources } from '../credentials/secrets.js';
 import type { PushSettings } from '../pipeline/run-types.js';
+import { DAEMON_ERROR_CODES } from './daemon-codes.js';
 import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from './daemon-config.js';
 import { healthReport } from './health.js';
 import type { HealthReport } from './health.js';
@@ -68,7 +69,10 @@ export interface Daemon {
 
 function asOaaError(error: unknown): OaaError {
   if (error instanceof OaaError) return error;
-  return new OaaError(error instanceof Error ? error.message : String(error), { code: 'UNEXPECTED', cause: error });
+  return new OaaError(error instanceof Error ? error.message : String(error), {
+    code: 'UNEXPECTED',
+    cause: error,
+  });
 }
 
 class RunningDaemon implements Daemon {
@@ -119,7 +123,13 @@ class RunningDaemon implements Daemon {
       },
     });
     this.url = this.server.url;
-    this.apply(this.loaded);
+    try {
+      this.apply(this.loaded);
+    } catch (error) {
+      // A listening server would keep the process alive after a failed start.
+      await this.server.close();
+      throw error;
+    }
     const { concurrency, graceSeconds } = this.settings;
     this.options.logger.info(
       {
@@ -155,7 +165,11 @@ class RunningDaemon implements Daemon {
 
   private async reloadNow(): Promise<ReloadOutcome> {
     const { logger } = this.options;
-    if (this.stopping) return { ok: false, error: new OaaError('the daemon is stopping', { code: 'STOPPING' }) };
+    if (this.stopping)
+      return {
+        ok: false,
+        error: new OaaError('the daemon is stopping', { code: DAEMON_ERROR_CODES.STOPPING }),
+      };
     let next: LoadedConfig;
     try {
       next = await reloadDaemonConfig(this.loaded.path);
@@ -170,7 +184,11 @@ class RunningDaemon implements Daemon {
     }
     this.warnOnRestartOnly(next);
     const settings = resolveDaemonSettings(next.config.daemon, this.options.settings);
-    this.settings = { ...this.settings, concurrency: settings.concurrency, graceSeconds: settings.graceSeconds };
+    this.settings = {
+      ...this.settings,
+      concurrency: settings.concurrency,
+      graceSeconds: settings.graceSeconds,
+    };
     this.scheduler.concurrency = settings.concurrency;
     const before = new Set(this.loaded.config.connectors.map((c) => c.id));
     const after = next.config.connectors.map((c) => c.id);
@@ -194,7 +212,8 @@ class RunningDaemon implements Daemon {
   /** Keys a reload cannot apply to a running process. */
   private warnOnRestartOnly(next: LoadedConfig): void {
     const changed: string[] = [];
-    if (JSON.stringify(next.config.target) !== JSON.stringify(this.loaded.config.target)) changed.push('target');
+    if (JSON.stringify(next.config.target) !== JSON.stringify(this.loaded.config.target))
+      changed.push('target');
     const settings = resolveDaemonSettings(next.config.daemon, this.options.settings);
     if (settings.port !== this.settings.port) changed.push('daemon.port');
     if (settings.host !== this.settings.host) changed.push('daemon.host');
@@ -219,17 +238,25 @@ class RunningDaemon implements Daemon {
     const { graceSeconds } = this.settings;
     logger.info(
       { event: 'daemon.stopping', running, graceSeconds },
-      running.length > 0 ? `stopping: waiting up to ${graceSeconds}s for ${running.length} run(s)` : 'stopping',
+      running.length > 0
+        ? `stopping: waiting up to ${graceSeconds}s for ${running.length} run(s)`
+        : 'stopping',
     );
     const graceful = await this.scheduler.drain(graceSeconds * 1000);
     let aborted: string[] = [];
     let abandoned = false;
     if (!graceful) {
       aborted = this.scheduler.abortAll('the shutdown grace period ran out');
-      logger.warn({ event: 'daemon.abort', connectors: aborted }, 'grace period over: aborting the runs in progress');
+      logger.warn(
+        { event: 'daemon.abort', connectors: aborted },
+        'grace period over: aborting the runs in progress',
+      );
       abandoned = !(await this.scheduler.drain(ABORT_WAIT_MS));
       if (abandoned) {
-        logger.error({ event: 'daemon.abandon' }, 'aborted runs did not end; exiting without them (their state is unchanged)');
+        logger.error(
+          { event: 'daemon.abandon' },
+          'aborted runs did not end; exiting without them (their state is unchanged)',
+        );
       }
     }
     await this.server?.close();

@@ -72,7 +72,11 @@ export function healthReport(inputs: HealthInputs): HealthReport {
     status: inputs.stopping ? 'stopping' : 'ok',
     startedAt: new Date(metrics.daemon.startedAt).toISOString(),
     uptimeSeconds: Math.round((now - metrics.daemon.startedAt) / 100) / 10,
-    config: { path: inputs.loaded.path, loadedAt: inputs.loadedAt.toISOString(), reloads: { ...metrics.daemon.reloads } },
+    config: {
+      path: inputs.loaded.path,
+      loadedAt: inputs.loadedAt.toISOString(),
+      reloads: { ...metrics.daemon.reloads },
+    },
     runs: inputs.load,
     connectors,
   };

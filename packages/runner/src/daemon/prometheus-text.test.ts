@@ -52,7 +52,10 @@ describe('the /metrics text', () => {
 
     metrics.runFinished('hr', record('pushed', { entities: 12, bytes: { json: 900, compressed: 300 } }));
     metrics.runFinished('hr', record('skipped', { entities: 12 }));
-    metrics.runFinished('hr', record('failed', { error: { code: 'PUSH_FAILED', message: 'x', retryable: true } }));
+    metrics.runFinished(
+      'hr',
+      record('failed', { error: { code: 'PUSH_FAILED', message: 'x', retryable: true } }),
+    );
     metrics.overlapSkipped('hr');
     metrics.reloaded(false);
     s = samples(renderMetrics(metrics, { running: 1, queued: 2, stopping: true }));

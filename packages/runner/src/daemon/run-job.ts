@@ -40,7 +40,10 @@ function logEnd(logger: Logger, connectorId: string, record: RunRecord): void {
   switch (status) {
     case 'pushed':
     case 'skipped':
-      logger.info({ ...fields, entities, counts, bytes }, status === 'pushed' ? 'run pushed' : 'run skipped: nothing changed');
+      logger.info(
+        { ...fields, entities, counts, bytes },
+        status === 'pushed' ? 'run pushed' : 'run skipped: nothing changed',
+      );
       return;
     case 'aborted':
       logger.warn({ ...fields, error }, 'run aborted at shutdown; the state is unchanged');
@@ -59,7 +62,10 @@ export async function runScheduled(ctx: RunJobContext, run: ScheduledRun): Promi
   const { connectorId } = run;
   const loaded = ctx.config();
   if (!loaded.config.connectors.some((c) => c.id === connectorId)) {
-    ctx.logger.info({ event: 'run.cancelled', connector: connectorId }, 'connector removed from the config; not run');
+    ctx.logger.info(
+      { event: 'run.cancelled', connector: connectorId },
+      'connector removed from the config; not run',
+    );
     return undefined;
   }
   const started = new Date();

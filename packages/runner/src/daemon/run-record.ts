@@ -49,11 +49,7 @@ export function recordOfResult(result: RunResult, overlapSkipped: number): RunRe
 }
 
 /** The record of a run that threw. */
-export function recordOfError(options: {
-  error: unknown;
-  started: Date;
-  overlapSkipped: number;
-}): RunRecord {
+export function recordOfError(options: { error: unknown; started: Date; overlapSkipped: number }): RunRecord {
   const { error, started } = options;
   const finished = new Date();
   const code = error instanceof OaaError ? error.code : 'UNEXPECTED';

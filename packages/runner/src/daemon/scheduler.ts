@@ -75,7 +75,10 @@ export class Scheduler {
         suppressMissedWarning: true,
       });
       task.on('execution:missed', (ctx) =>
-        this.options.logger.debug({ event: 'tick.missed', connector: entry.id, at: ctx.date.toISOString() }, 'tick missed'),
+        this.options.logger.debug(
+          { event: 'tick.missed', connector: entry.id, at: ctx.date.toISOString() },
+          'tick missed',
+        ),
       );
       void task.start();
       this.tasks.set(entry.id, task);
@@ -88,7 +91,10 @@ export class Scheduler {
 
   /** Where a connector's run is, and when its next tick is due (undefined when not scheduled). */
   status(id: string): { phase: ConnectorPhase; nextRunAt: Date | undefined } {
-    return { phase: this.slots.get(id)?.phase ?? 'idle', nextRunAt: this.tasks.get(id)?.getNextRun() ?? undefined };
+    return {
+      phase: this.slots.get(id)?.phase ?? 'idle',
+      nextRunAt: this.tasks.get(id)?.getNextRun() ?? undefined,
+    };
   }
 
   /** Runs holding a slot, and runs waiting for one. */

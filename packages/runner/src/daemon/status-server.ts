@@ -47,7 +47,8 @@ function handle(routes: StatusServerOptions['routes'], req: IncomingMessage, res
   const path = new URL(req.url ?? '/', 'http://localhost').pathname;
   const route = routes[path];
   const head = req.method === 'HEAD';
-  if (route === undefined) return answer(res, text(404, `not found; try ${Object.keys(routes).join(' or ')}`), head);
+  if (route === undefined)
+    return answer(res, text(404, `not found; try ${Object.keys(routes).join(' or ')}`), head);
   if (req.method !== 'GET' && !head) {
     res.setHeader('allow', 'GET, HEAD');
     return answer(res, text(405, 'method not allowed'), false);
@@ -73,12 +74,15 @@ export async function startStatusServer(options: StatusServerOptions): Promise<S
   await new Promise<void>((resolve, reject) => {
     server.once('error', (cause: NodeJS.ErrnoException) => {
       reject(
-        new OaaError(`cannot serve /healthz and /metrics on ${options.host}:${options.port}: ${cause.message}`, {
-          code: DAEMON_ERROR_CODES.LISTEN_FAILED,
-          cause,
-          details: { host: options.host, port: options.port, errno: cause.code },
-          hints: ['pick another port with --port or daemon.port in the config (0 picks a free one)'],
-        }),
+        new OaaError(
+          `cannot serve /healthz and /metrics on ${options.host}:${options.port}: ${cause.message}`,
+          {
+            code: DAEMON_ERROR_CODES.LISTEN_FAILED,
+            cause,
+            details: { host: options.host, port: options.port, errno: cause.code },
+            hints: ['pick another port with --port or daemon.port in the config (0 picks a free one)'],
+          },
+        ),
       );
     });
     server.listen(options.port, options.host, () => resolve());

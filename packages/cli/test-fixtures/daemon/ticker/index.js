@@ -15,7 +15,8 @@ const configSchema = z.strictObject({
 });
 
 function note(config, event) {
-  if (config.journal !== undefined) appendFileSync(config.journal, `${JSON.stringify({ event, at: Date.now() })}\n`);
+  if (config.journal !== undefined)
+    appendFileSync(config.journal, `${JSON.stringify({ event, at: Date.now() })}\n`);
 }
 
 async function extract(ctx) {
@@ -32,7 +33,11 @@ async function extract(ctx) {
       {
         name: 'Ticker',
         application_type: 'Ticker',
-        local_users: config.users.map((name) => ({ name, identities: [`${name}@example.com`], groups: ['staff'] })),
+        local_users: config.users.map((name) => ({
+          name,
+          identities: [`${name}@example.com`],
+          groups: ['staff'],
+        })),
         local_groups: [{ name: 'staff' }],
         local_roles: [{ name: 'member', permissions: ['Read'] }],
       },

@@ -13,6 +13,8 @@ step "install"
 npm ci --no-audit --no-fund
 step "build"
 npm run build
+step "plugin scaffold: generate, build and test a plugin from each template"
+bash scripts/test-scaffold.sh
 step "typecheck"
 npm run typecheck
 step "lint"

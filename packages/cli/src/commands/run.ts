@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Client } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
-import type { ConnectorOutcome, RunResult } from '@oaakit/runner';
+import type { CheckResult, ConnectorOutcome, LoadedConfig, RunResult } from '@oaakit/runner';
 import { runFailure, runOutput, writeReport } from '../run/run-outcome.js';
 import type { RunOutput } from '../run/run-outcome.js';
 import { NO_PROGRESS, createProgressRenderer } from '../run/progress-renderer.js';
@@ -51,15 +51,20 @@ export default class Run extends ServiceCommand {
       description: 'show progress on stderr (default: when stderr is a terminal)',
       allowNo: true,
     }),
+    check: Flags.boolean({
+      description: "only check each connector: its config, its secrets and its own reachability check; push nothing",
+      exclusive: ['dry-run', 'force', 'save-payload'],
+    }),
   };
 
-  async run(): Promise<RunOutput> {
+  async run(): Promise<RunOutput | { checks: CheckResult[] }> {
     const { flags } = await this.parse(Run);
     // Loaded here, not at the top: oclif imports every command module at start-up.
     const { loadConfig, runConfiguredConnectors } = await import('@oaakit/runner');
     const { createRunLogger } = await import('../run/run-logger.js');
     const loaded = await loadConfig(flags.config === undefined ? {} : { path: flags.config });
     const connectorIds = flags.connector ?? loaded.config.connectors.map((c) => c.id);
+    if (flags.check) return { checks: await this.check(loaded, connectorIds) };
     if (flags['save-payload'] !== undefined && connectorIds.length !== 1) {
       throw new OaaError('--save-payload needs exactly one connector', {
         code: 'USAGE',
@@ -99,6 +104,22 @@ export default class Run extends ServiceCommand {
       throw failure;
     }
     return output;
+  }
+
+  /** `--check`: each connector's config, secrets and own check, one line each; the first failure stops. */
+  private async check(loaded: LoadedConfig, connectorIds: string[]): Promise<CheckResult[]> {
+    const { checkConfiguredConnector } = await import('@oaakit/runner');
+    const checks: CheckResult[] = [];
+    for (const connectorId of connectorIds) {
+      const result = await checkConfiguredConnector({ loaded, connectorId, signal: this.signal });
+      checks.push(result);
+      this.log(
+        result.checked
+          ? `${connectorId}: ok (checked in ${result.durationMs} ms)`
+          : `${connectorId}: config and secrets ok; the connector has no check of its own`,
+      );
+    }
+    return checks;
   }
 
   private show(output: RunOutput): void {

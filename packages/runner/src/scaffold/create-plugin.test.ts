@@ -34,52 +34,66 @@ const runnerVersion = (
 ).version;
 
 describe('createPlugin', () => {
-  it.each(TEMPLATES)('generates a %s plugin package with every placeholder replaced', async (template: Template) => {
-    const created = await createPlugin({ name: '@acme/oaa-plugin-wiki', template, dir: join(work, 'wiki') });
+  it.each(TEMPLATES)(
+    'generates a %s plugin package with every placeholder replaced',
+    async (template: Template) => {
+      const created = await createPlugin({
+        name: '@acme/oaa-plugin-wiki',
+        template,
+        dir: join(work, 'wiki'),
+      });
 
-    expect(created.dir).toBe(join(work, 'wiki'));
-    expect(created.files).toEqual([
-      '.gitignore',
-      'README.md',
-      'fixtures/source.json',
-      'oaa.config.yaml',
-      'package.json',
-      'src/config.ts',
-      'src/index.test.ts',
-      'src/index.ts',
-      'src/records.ts',
-      'src/source.ts',
-      'tsconfig.json',
-      'tsconfig.test.json',
-      'vitest.config.ts',
-    ]);
-    expect((await readdir(created.dir, { recursive: true })).length).toBeGreaterThanOrEqual(created.files.length);
-    for (const file of created.files) expect(await text(created.dir, file)).not.toMatch(/__[A-Z][A-Z0-9_]*__/);
+      expect(created.dir).toBe(join(work, 'wiki'));
+      expect(created.files).toEqual([
+        '.gitignore',
+        'README.md',
+        'fixtures/source.json',
+        'oaa.config.yaml',
+        'package.json',
+        'src/config.ts',
+        'src/index.test.ts',
+        'src/index.ts',
+        'src/records.ts',
+        'src/source.ts',
+        'tsconfig.json',
+        'tsconfig.test.json',
+        'vitest.config.ts',
+      ]);
+      expect((await readdir(created.dir, { recursive: true })).length).toBeGreaterThanOrEqual(
+        created.files.length,
+      );
+      for (const file of created.files)
+        expect(await text(created.dir, file)).not.toMatch(/__[A-Z][A-Z0-9_]*__/);
 
-    const manifest = JSON.parse(await text(created.dir, 'package.json')) as Record<string, any>;
-    expect(manifest).toMatchObject({
-      name: '@acme/oaa-plugin-wiki',
-      type: 'module',
-      oaakit: { connector: './dist/index.js', apiVersion: CONNECTOR_API_VERSION },
-      peerDependencies: { '@oaakit/core': `^${runnerVersion}` },
-      scripts: { build: expect.any(String), test: 'vitest run' },
-    });
-    expect(manifest.description).toContain(template);
+      const manifest = JSON.parse(await text(created.dir, 'package.json')) as { description: string };
+      expect(manifest).toMatchObject({
+        name: '@acme/oaa-plugin-wiki',
+        type: 'module',
+        oaakit: { connector: './dist/index.js', apiVersion: CONNECTOR_API_VERSION },
+        peerDependencies: { '@oaakit/core': `^${runnerVersion}` },
+        scripts: { build: expect.any(String), test: 'vitest run' },
+      });
+      expect(manifest.description).toContain(template);
 
-    const index = await text(created.dir, 'src/index.ts');
-    expect(index).toContain(`id: 'wiki'`);
-    expect(index).toContain(`template: '${template}'`);
-    expect(index).toContain(`from '@oaakit/core'`);
-    expect(await text(created.dir, 'src/config.ts')).toContain(`default('wiki')`);
-    expect(await text(created.dir, 'oaa.config.yaml')).toContain('token: env:WIKI_TOKEN');
-    expect(await text(created.dir, 'src/index.test.ts')).toMatch(/OAA\.wiki\./);
-  });
+      const index = await text(created.dir, 'src/index.ts');
+      expect(index).toContain(`id: 'wiki'`);
+      expect(index).toContain(`template: '${template}'`);
+      expect(index).toContain(`from '@oaakit/core'`);
+      expect(await text(created.dir, 'src/config.ts')).toContain(`default('wiki')`);
+      expect(await text(created.dir, 'oaa.config.yaml')).toContain('token: env:WIKI_TOKEN');
+      expect(await text(created.dir, 'src/index.test.ts')).toMatch(/OAA\.wiki\./);
+    },
+  );
 
   it('writes into an existing empty directory', async () => {
     const dir = join(work, 'empty');
     await mkdir(dir);
     const created = await createPlugin({ name: 'hr-feed', template: 'hris', dir });
-    expect(created.names).toMatchObject({ connectorId: 'hr-feed', displayName: 'Hr Feed', sourceType: 'hr_feed' });
+    expect(created.names).toMatchObject({
+      connectorId: 'hr-feed',
+      displayName: 'Hr Feed',
+      sourceType: 'hr_feed',
+    });
     expect(await text(dir, 'src/index.ts')).toContain(`id: 'hr-feed'`);
   });
 
@@ -124,7 +138,9 @@ describe('createPlugin', () => {
   });
 
   it('refuses an unknown template', async () => {
-    const error = await rejection(createPlugin({ name: 'wiki', template: 'scim' as Template, dir: join(work, 'x') }));
+    const error = await rejection(
+      createPlugin({ name: 'wiki', template: 'scim' as Template, dir: join(work, 'x') }),
+    );
     expect(error.code).toBe('TEMPLATE_UNKNOWN');
     expect(error.message).toContain('application, identity_provider, hris');
     expect(await readdir(work)).toEqual([]);
@@ -135,5 +151,32 @@ describe('createPlugin', () => {
       createPlugin({ name: 'wiki', template: 'application', dir: join(work, 'x'), templateDir: work }),
     );
     expect(error.code).toBe('TEMPLATE_MISSING');
+  });
+
+  it('copies a custom template without build leftovers, and refuses one with an unknown placeholder', async () => {
+    const template = join(work, 'template');
+    await mkdir(join(template, 'variants/hris'), { recursive: true });
+    await mkdir(join(template, 'dist'));
+    await writeFile(join(template, 'package.json'), '{ "name": "__PLUGIN_NAME__" }');
+    await writeFile(join(template, 'dist/index.js'), 'stale');
+    await writeFile(join(template, 'variants/hris/notes.md'), '# __DISPLAY_NAME__ (__TEMPLATE__)');
+    const created = await createPlugin({
+      name: 'acme-hr',
+      template: 'hris',
+      dir: join(work, 'ok'),
+      templateDir: template,
+    });
+    expect(created.files).toEqual(['notes.md', 'package.json']);
+    expect(await text(created.dir, 'notes.md')).toBe('# Acme Hr (hris)');
+
+    await writeFile(join(template, 'variants/hris/broken.ts'), `export const x = '__CONECTOR_ID__';`);
+    const error = await rejection(
+      createPlugin({ name: 'acme-hr', template: 'hris', dir: join(work, 'broken'), templateDir: template }),
+    );
+    expect(error).toMatchObject({
+      code: 'TEMPLATE_INVALID',
+      message: expect.stringContaining('__CONECTOR_ID__'),
+    });
+    expect((await readdir(work)).sort()).toEqual(['ok', 'template']);
   });
 });

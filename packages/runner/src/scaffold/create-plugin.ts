@@ -37,11 +37,15 @@ export interface CreatedPlugin {
 /** Template files whose names npm would not pack as they are; renamed when copied. */
 const RENAMED: Readonly<Record<string, string>> = { gitignore: '.gitignore' };
 const VARIANTS = 'variants';
+/** What a build or a run in the template directory itself would leave there: never copied. */
+const LEFT_OVER = new Set(['node_modules', 'dist', '.oaa']);
 const PLACEHOLDER = /__[A-Z][A-Z0-9_]*__/g;
 
 /** The version range of the `@oaakit/*` packages a new plugin depends on: this runner's minor. */
 async function oaakitRange(): Promise<string> {
-  const manifest = JSON.parse(await readFile(join(RUNNER_PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(await readFile(join(RUNNER_PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return `^${manifest.version}`;
 }
 
@@ -57,14 +61,15 @@ function placeholders(names: PluginNames, template: Template, range: string): Re
   };
 }
 
-/** Relative path (with `/`) -> absolute source path of every file below `root`, `skip` left out. */
+/** Relative path (with `/`) -> absolute source path of every file below `root`, the `skip` directory left out. */
 async function listFiles(root: string, skip?: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue;
     const path = join(entry.parentPath, entry.name);
     const rel = relative(root, path).split(sep).join('/');
-    if (skip !== undefined && (rel === skip || rel.startsWith(`${skip}/`))) continue;
+    const first = rel.split('/')[0]!;
+    if (first === skip || LEFT_OVER.has(first)) continue;
     files.set(RENAMED[rel] ?? rel, path);
   }
   return files;
@@ -80,7 +85,9 @@ async function checkTarget(dir: string): Promise<boolean> {
   const entries = info.isDirectory() ? await readdir(dir) : undefined;
   if (entries?.length === 0) return true;
   throw new OaaError(
-    entries === undefined ? `${dir} exists and is not a directory` : `${dir} is not empty (${entries.length} entries); nothing was written`,
+    entries === undefined
+      ? `${dir} exists and is not a directory`
+      : `${dir} is not empty (${entries.length} entries); nothing was written`,
     {
       code: SCAFFOLD_ERROR_CODES.TARGET_NOT_EMPTY,
       details: { dir },
@@ -94,7 +101,7 @@ function fill(text: string, values: Readonly<Record<string, string>>, file: stri
   const left = out.match(PLACEHOLDER);
   if (left !== null) {
     throw new OaaError(`template file ${file} has an unknown placeholder ${left[0]}`, {
-      code: SCAFFOLD_ERROR_CODES.TEMPLATE_MISSING,
+      code: SCAFFOLD_ERROR_CODES.TEMPLATE_INVALID,
       details: { file, placeholder: left[0] },
     });
   }
@@ -104,7 +111,7 @@ function fill(text: string, values: Readonly<Record<string, string>>, file: stri
 /**
  * Generates a new connector plugin package: connector, config schema, fixture, README and a test
  * that runs the connector against the emulator. Throws `PLUGIN_NAME_INVALID`, `TEMPLATE_UNKNOWN`,
- * `TARGET_NOT_EMPTY` (nothing is written then) or `TEMPLATE_MISSING`.
+ * `TARGET_NOT_EMPTY`, `TEMPLATE_MISSING` or `TEMPLATE_INVALID`; nothing is written then.
  *
  * @example
  * const { dir, files } = await createPlugin({ name: '@acme/oaa-plugin-wiki', template: 'application', dir: 'oaa-plugin-wiki' });

@@ -34,8 +34,8 @@ export interface DiscoveredPlugin {
   origins: PluginOrigin[];
   /** Ids of the config entries that use it. */
   configIds: string[];
-  /** Why it could not be loaded (not built, not a connector, another apiVersion). */
-  error?: { code: string; message: string };
+  /** Why it could not be loaded (not built, not a connector, another apiVersion), and what to do. */
+  error?: { code: string; message: string; hints: string[] };
 }
 
 /** Options of {@link discoverPlugins}. */
@@ -70,9 +70,13 @@ function realOrUndefined(path: string): string | undefined {
   }
 }
 
-function errorOf(error: unknown): { code: string; message: string } {
-  if (error instanceof OaaError) return { code: error.code, message: error.message };
-  return { code: 'PLUGIN_INVALID', message: error instanceof Error ? error.message : String(error) };
+function errorOf(error: unknown): NonNullable<DiscoveredPlugin['error']> {
+  if (error instanceof OaaError) return { code: error.code, message: error.message, hints: error.hints };
+  return {
+    code: 'PLUGIN_INVALID',
+    message: error instanceof Error ? error.message : String(error),
+    hints: [],
+  };
 }
 
 async function describe(candidate: Candidate, manifest: Manifest | undefined): Promise<DiscoveredPlugin> {
@@ -128,7 +132,11 @@ export async function discoverPlugins(options: DiscoverPluginsOptions = {}): Pro
   };
 
   for (const entry of options.config?.config.connectors ?? []) {
-    add(configPluginDir(entry.plugin, options.config!.dir) ?? resolve(options.config!.dir, entry.plugin), 'config', entry.id);
+    add(
+      configPluginDir(entry.plugin, options.config!.dir) ?? resolve(options.config!.dir, entry.plugin),
+      'config',
+      entry.id,
+    );
   }
   if (await withKey(cwd)) add(cwd, 'local');
   for (const dir of await listWorkspacePackages(cwd)) if (await withKey(dir)) add(dir, 'workspace');
@@ -136,9 +144,10 @@ export async function discoverPlugins(options: DiscoverPluginsOptions = {}): Pro
 
   const plugins: DiscoveredPlugin[] = [];
   for (const candidate of found.values()) {
-    const manifest = manifests.has(candidate.dir) ? manifests.get(candidate.dir) : await readManifest(candidate.dir);
+    const manifest = manifests.has(candidate.dir)
+      ? manifests.get(candidate.dir)
+      : await readManifest(candidate.dir);
     plugins.push(await describe(candidate, manifest));
   }
   return plugins;
 }
-

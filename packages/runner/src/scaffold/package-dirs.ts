@@ -17,7 +17,7 @@ export interface Manifest {
 export async function readManifest(dir: string): Promise<Manifest | undefined> {
   try {
     const value = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as unknown;
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Manifest) : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : undefined;
   } catch {
     return undefined;
   }
@@ -26,7 +26,9 @@ export async function readManifest(dir: string): Promise<Manifest | undefined> {
 async function subdirectories(dir: string): Promise<string[]> {
   try {
     const entries = await readdir(dir, { withFileTypes: true });
-    return entries.filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.')).map((e) => e.name);
+    return entries
+      .filter((e) => (e.isDirectory() || e.isSymbolicLink()) && !e.name.startsWith('.'))
+      .map((e) => e.name);
   } catch {
     return [];
   }
@@ -47,14 +49,18 @@ function segmentPattern(segment: string): RegExp {
 /** The directories a workspace pattern such as `plugins/*` names; `**` is read as `*`. */
 async function expand(root: string, pattern: string): Promise<string[]> {
   let dirs = [root];
-  for (const segment of pattern.replace(/\*\*/g, '*').split('/').filter((s) => s !== '' && s !== '.')) {
+  for (const segment of pattern
+    .replace(/\*\*/g, '*')
+    .split('/')
+    .filter((s) => s !== '' && s !== '.')) {
     if (!segment.includes('*')) {
       dirs = dirs.map((d) => join(d, segment));
       continue;
     }
     const re = segmentPattern(segment);
     const next: string[] = [];
-    for (const d of dirs) for (const name of await subdirectories(d)) if (re.test(name)) next.push(join(d, name));
+    for (const d of dirs)
+      for (const name of await subdirectories(d)) if (re.test(name)) next.push(join(d, name));
     dirs = next;
   }
   return dirs;
@@ -66,7 +72,8 @@ export async function listWorkspacePackages(cwd: string): Promise<string[]> {
     const patterns = workspacePatterns(await readManifest(dir));
     if (patterns !== undefined) {
       const dirs: string[] = [];
-      for (const pattern of patterns.filter((p) => !p.startsWith('!'))) dirs.push(...(await expand(dir, pattern)));
+      for (const pattern of patterns.filter((p) => !p.startsWith('!')))
+        dirs.push(...(await expand(dir, pattern)));
       return dirs;
     }
     if (dirname(dir) === dir) return [];
@@ -80,7 +87,9 @@ export async function listNodeModules(cwd: string): Promise<string[]> {
     const modules = join(dir, 'node_modules');
     for (const name of await subdirectories(modules)) {
       if (!name.startsWith('@')) dirs.push(join(modules, name));
-      else for (const scoped of await subdirectories(join(modules, name))) dirs.push(join(modules, name, scoped));
+      else
+        for (const scoped of await subdirectories(join(modules, name)))
+          dirs.push(join(modules, name, scoped));
     }
     if (dirname(dir) === dir) return dirs;
   }

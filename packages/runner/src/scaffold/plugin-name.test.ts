@@ -18,8 +18,14 @@ describe('pluginNames', () => {
     ['oaakit-plugin-people-hub', 'people-hub', 'People Hub', 'people_hub', 'PEOPLE_HUB_TOKEN'],
     ['crm-connector', 'crm', 'Crm', 'crm', 'CRM_TOKEN'],
     ['@oaakit/plugin-okta.v2', 'okta-v2', 'Okta V2', 'okta_v2', 'OKTA_V2_TOKEN'],
-    ['3d-viewer', 'connector-3d-viewer', 'Connector 3d Viewer', 'connector_3d_viewer', 'CONNECTOR_3D_VIEWER_TOKEN'],
-    ['oaa-plugin', 'oaa-plugin', 'Oaa Plugin', 'oaa_plugin', 'OAA_PLUGIN_TOKEN'],
+    [
+      '3d-viewer',
+      'connector-3d-viewer',
+      'Connector 3d Viewer',
+      'connector_3d_viewer',
+      'CONNECTOR_3D_VIEWER_TOKEN',
+    ],
+    ['oaa-plugin', 'oaa', 'Oaa', 'oaa', 'OAA_TOKEN'],
   ])('derives the names of %j', (name, connectorId, displayName, sourceType, tokenVariable) => {
     expect(pluginNames(name)).toMatchObject({ connectorId, displayName, sourceType, tokenVariable });
   });
@@ -59,15 +65,20 @@ describe('findPluginTemplate', () => {
   it('uses the repository layout (packages/runner -> templates/plugin)', async () => {
     const pkg = join(root, 'packages/runner');
     await mkdir(pkg, { recursive: true });
-    await cp(join(findPluginTemplate(), 'package.json'), join(root, 'templates/plugin/package.json'), { recursive: true });
+    await cp(join(findPluginTemplate(), 'package.json'), join(root, 'templates/plugin/package.json'), {
+      recursive: true,
+    });
     await mkdir(join(root, 'templates/plugin/variants'));
     expect(findPluginTemplate(pkg)).toBe(join(root, 'templates/plugin'));
   });
 
-  it('names the places it looked when there is no template', async () => {
+  it('names the places it looked when there is no template', () => {
     const pkg = join(root, 'packages/runner');
     expect(() => findPluginTemplate(pkg)).toThrow(
-      expect.objectContaining({ code: 'TEMPLATE_MISSING', message: expect.stringContaining(pluginTemplateCandidates(pkg)[0]!) }),
+      expect.objectContaining({
+        code: 'TEMPLATE_MISSING',
+        message: expect.stringContaining(pluginTemplateCandidates(pkg)[0]!),
+      }),
     );
   });
 });

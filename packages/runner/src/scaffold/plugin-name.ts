@@ -24,7 +24,8 @@ export function packageNameProblem(name: string): string | undefined {
   for (const part of parts) {
     if (part === '') return 'a scoped name looks like @scope/name';
     if (part.startsWith('.') || part.startsWith('_')) return 'it starts with "." or "_"';
-    if (!PART.test(part)) return 'it may hold only lower-case letters, digits, "-", "." and "_" (and one "@scope/")';
+    if (!PART.test(part))
+      return 'it may hold only lower-case letters, digits, "-", "." and "_" (and one "@scope/")';
   }
   if (RESERVED.has(name)) return `"${name}" is reserved`;
   if (builtinModules.includes(name)) return `"${name}" is a Node.js core module`;
@@ -38,7 +39,9 @@ export function assertPackageName(name: string): void {
   throw new OaaError(`"${name}" is not a valid npm package name: ${problem}`, {
     code: SCAFFOLD_ERROR_CODES.PLUGIN_NAME_INVALID,
     details: { name, problem },
-    hints: ['use lower-case letters, digits and dashes, optionally scoped: oaa-plugin-wiki or @acme/oaa-plugin-wiki'],
+    hints: [
+      'use lower-case letters, digits and dashes, optionally scoped: oaa-plugin-wiki or @acme/oaa-plugin-wiki',
+    ],
   });
 }
 

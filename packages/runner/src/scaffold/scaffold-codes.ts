@@ -9,6 +9,8 @@ export const SCAFFOLD_ERROR_CODES = {
   TEMPLATE_UNKNOWN: 'TEMPLATE_UNKNOWN',
   /** The plugin template's files were not found (a broken installation). */
   TEMPLATE_MISSING: 'TEMPLATE_MISSING',
+  /** A template file has a placeholder the generator does not know (a mistake in the template). */
+  TEMPLATE_INVALID: 'TEMPLATE_INVALID',
   /** The target directory exists and is not empty, or is not a directory. */
   TARGET_NOT_EMPTY: 'TARGET_NOT_EMPTY',
 } as const;

@@ -2,14 +2,30 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', 'coverage/**', 'packages/core/schemas/**', '**/*.js', '**/*.cjs', '**/*.mjs', 'templates/**'] },
+  {
+    ignores: [
+      '**/dist/**',
+      '**/node_modules/**',
+      'coverage/**',
+      'packages/core/schemas/**',
+      '**/*.js',
+      '**/*.cjs',
+      '**/*.mjs',
+      'templates/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
       parserOptions: {
         // The test configs include the tests, which the build configs leave out.
-        project: ['packages/*/tsconfig.test.json', 'plugins/*/tsconfig.test.json', 'test/tsconfig.test.json', 'tsconfig.tools.json'],
+        project: [
+          'packages/*/tsconfig.test.json',
+          'plugins/*/tsconfig.test.json',
+          'test/tsconfig.test.json',
+          'tsconfig.tools.json',
+        ],
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -3,7 +3,12 @@
  * benchmark measures what a connector author would write. The group grants are added after the
  * users, as the spec lists them.
  */
-import { ApplicationPayloadBuilder, type ApplicationPayload, type LocalUser, type PermissionType } from '@oaakit/core';
+import {
+  ApplicationPayloadBuilder,
+  type ApplicationPayload,
+  type LocalUser,
+  type PermissionType,
+} from '@oaakit/core';
 
 const PERMISSION_TYPES: PermissionType[] = ['DataRead', 'DataWrite', 'MetadataRead', 'NonData'];
 
@@ -17,7 +22,8 @@ export function buildBenchApp(n: number, mode: BenchMode = 'streamed'): Applicat
   const groupCount = Math.max(1, Math.floor(n / 100));
   const resourceCount = Math.max(1, Math.floor(n / 10));
   const b = new ApplicationPayloadBuilder();
-  for (let p = 0; p < 20; p++) b.addPermission({ name: `perm${p}`, permission_type: [PERMISSION_TYPES[p % 4]!] });
+  for (let p = 0; p < 20; p++)
+    b.addPermission({ name: `perm${p}`, permission_type: [PERMISSION_TYPES[p % 4]!] });
   const app = b.addApplication({ name: 'bench', application_type: 'bench' });
   app.defineProperty('local_user', 'department', 'STRING');
   // Like a real connector, users reference the role, group and department names read once.
@@ -52,7 +58,13 @@ export function buildBenchApp(n: number, mode: BenchMode = 'streamed'): Applicat
   if (mode === 'materialized') {
     for (let i = 0; i < n; i++) {
       const u = app.addLocalUser(user(i));
-      b.grantRole({ identity: u.name, identityType: 'local_user', application: 'bench', role: roles[i % 50]!, applyToApplication: true });
+      b.grantRole({
+        identity: u.name,
+        identityType: 'local_user',
+        application: 'bench',
+        role: roles[i % 50]!,
+        applyToApplication: true,
+      });
     }
   } else {
     // Re-iterable sources: users and their grants are produced each time the payload is read.
@@ -64,7 +76,12 @@ export function buildBenchApp(n: number, mode: BenchMode = 'streamed'): Applicat
     const assignments = roles.map((role) => [{ application: 'bench', role, apply_to_application: true }]);
     b.addIdentityToPermissions({
       *[Symbol.iterator]() {
-        for (let i = 0; i < n; i++) yield { identity: `user${i}`, identity_type: 'local_user' as const, role_assignments: assignments[i % 50]! };
+        for (let i = 0; i < n; i++)
+          yield {
+            identity: `user${i}`,
+            identity_type: 'local_user' as const,
+            role_assignments: assignments[i % 50]!,
+          };
       },
     });
   }

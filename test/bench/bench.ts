@@ -22,9 +22,11 @@ const { values } = parseArgs({
 });
 const n = Number(values.users);
 const level = Number(values.level);
-if (!Number.isSafeInteger(n) || n < 1) throw new Error(`--users must be a positive whole number, got ${values.users}`);
+if (!Number.isSafeInteger(n) || n < 1)
+  throw new Error(`--users must be a positive whole number, got ${values.users}`);
 const mode = values.mode as BenchMode;
-if (mode !== 'streamed' && mode !== 'materialized') throw new Error(`--mode must be streamed or materialized, got ${values.mode}`);
+if (mode !== 'streamed' && mode !== 'materialized')
+  throw new Error(`--mode must be streamed or materialized, got ${values.mode}`);
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -32,9 +34,19 @@ const round = (x: number) => Math.round(x * 1000) / 1000;
 async function pushToSink(payload: unknown) {
   const sink = await startCountingSink();
   try {
-    const { stream, counters } = createPayloadStream(payload, { compression: 'gzip', level, encoding: 'base64' });
+    const { stream, counters } = createPayloadStream(payload, {
+      compression: 'gzip',
+      level,
+      encoding: 'base64',
+    });
     const url = new URL(sink.url);
-    const req = request({ host: url.hostname, port: url.port, path: '/push', method: 'POST', headers: { 'content-type': 'application/json' } });
+    const req = request({
+      host: url.hostname,
+      port: url.port,
+      path: '/push',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+    });
     const response = new Promise<number>((resolve, reject) => {
       req.on('response', (res) => {
         res.resume();
@@ -54,7 +66,10 @@ async function pushToSink(payload: unknown) {
 }
 
 async function main() {
-  if (values.url) throw new Error('--url needs @oaakit/client, which is not built yet: leave it out to push to the counting sink');
+  if (values.url)
+    throw new Error(
+      '--url needs @oaakit/client, which is not built yet: leave it out to push to the counting sink',
+    );
   const started = process.hrtime.bigint();
   let t = process.hrtime.bigint();
   const payload = buildBenchApp(n, mode);
@@ -63,7 +78,8 @@ async function main() {
   t = process.hrtime.bigint();
   const { errors, warnings } = validate('application', payload);
   const validate_s = seconds(t);
-  if (errors.length) throw new Error(`bench-app-${n} failed validation: ${JSON.stringify(errors.slice(0, 5))}`);
+  if (errors.length)
+    throw new Error(`bench-app-${n} failed validation: ${JSON.stringify(errors.slice(0, 5))}`);
 
   t = process.hrtime.bigint();
   const pushed = await pushToSink(payload);

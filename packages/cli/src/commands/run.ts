@@ -52,7 +52,8 @@ export default class Run extends ServiceCommand {
       allowNo: true,
     }),
     check: Flags.boolean({
-      description: "only check each connector: its config, its secrets and its own reachability check; push nothing",
+      description:
+        'only check each connector: its config, its secrets and its own reachability check; push nothing',
       exclusive: ['dry-run', 'force', 'save-payload'],
     }),
   };
@@ -71,7 +72,7 @@ export default class Run extends ServiceCommand {
         hints: ['pick one with --connector ID'],
       });
     }
-    const dryRun = flags['dry-run'];
+    const dryRun = flags['dry-run'] ?? false;
     let client: Client | undefined;
     if (!dryRun) client = (await this.connect(flags, loaded.config.target)).client;
     const showProgress = flags.progress ?? process.stderr.isTTY;

@@ -13,9 +13,14 @@ let emulator: RunningEmulator;
 let work: { dir: string; remove: () => Promise<void> };
 
 async function check(config: Record<string, unknown>, args: string[] = []) {
-  const connectors = [{ id: 'team', plugin: fixture('roster'), provider: 'Roster', dataSource: 'team', config }];
+  const connectors = [
+    { id: 'team', plugin: fixture('roster'), provider: 'Roster', dataSource: 'team', config },
+  ];
   await writeFile(join(work.dir, 'oaa.config.json'), JSON.stringify({ connectors }));
-  return oaa(['run', '--check', ...args], { cwd: work.dir, env: { OAA_URL: emulator.url, OAA_API_KEY: apiKey } });
+  return oaa(['run', '--check', ...args], {
+    cwd: work.dir,
+    env: { OAA_URL: emulator.url, OAA_API_KEY: apiKey },
+  });
 }
 
 beforeAll(async () => {
@@ -35,7 +40,9 @@ describe('oaa run --check', () => {
     expect(json<{ checks: { connectorId: string; checked: boolean }[] }>(res).checks).toEqual([
       expect.objectContaining({ connectorId: 'team', checked: false }),
     ]);
-    const calls = await createEmulatorAdmin({ url: emulator.url, adminKey: apiKey }).calls.list({ method: 'POST' });
+    const calls = await createEmulatorAdmin({ url: emulator.url, adminKey: apiKey }).calls.list({
+      method: 'POST',
+    });
     expect(calls.filter((c) => c.path.includes('providers'))).toEqual([]);
   });
 

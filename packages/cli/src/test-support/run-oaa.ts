@@ -4,6 +4,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -42,8 +43,15 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (!k.startsWith('OAA_') && k !== 'NODE_ENV' && v !== undefined) env[k] = v;
+  // A login saved on this machine must not send a test's commands to a real service.
+  env.OAA_CONFIG_DIR = privateConfigDir();
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
+}
+
+let configDir: string | undefined;
+function privateConfigDir(): string {
+  return (configDir ??= mkdtempSync(join(tmpdir(), 'oaa-cli-config-')));
 }
 
 /** Runs `oaa ...args` to completion. */

@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1
 if [ ! -d node_modules ]; then
-  npm ci --no-audit --no-fund
+  bash scripts/install.sh
 fi
 npm run build >/dev/null
 cd examples/quickstart

@@ -10,7 +10,7 @@ step() { printf '\n== %s\n' "$*"; }
 step "system packages"
 bash scripts/setup-system.sh
 step "install"
-npm ci --no-audit --no-fund
+bash scripts/install.sh
 step "build"
 npm run build
 step "plugin scaffold: generate, build and test a plugin from each template"

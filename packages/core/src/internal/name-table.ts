@@ -4,7 +4,7 @@
  * Why not a `Map` of lower-cased keys: with a million users a `Map` costs 250-550 ms per million
  * inserts here, every lookup needs a `toLowerCase()` copy, and composite keys need a concatenation.
  * This table hashes the case-folded characters in place, stores slots in typed arrays (one
- * allocation, nothing for the garbage collector to trace), and takes a small integer `salt` so a
+ * allocation, nothing for the garbage collector to trace), and takes a small integer `salt` (0..255) so a
  * (kind, name) pair needs no concatenated key.
  */
 
@@ -53,7 +53,7 @@ const SMALL = 8;
 
 export class NameTable<V = number> {
   private keys: string[] = [];
-  private salts: number[] = [];
+  private salts = new Uint8Array(SMALL + 1);
   private values: V[] = [];
   // Allocated once the table outgrows SMALL.
   private hashes: Int32Array | undefined;
@@ -126,7 +126,7 @@ export class NameTable<V = number> {
   /** Drops every entry, releasing the memory. */
   clear(): void {
     this.keys = [];
-    this.salts = [];
+    this.salts = new Uint8Array(SMALL + 1);
     this.values = [];
     this.hashes = undefined;
     this.slots = undefined;
@@ -134,10 +134,16 @@ export class NameTable<V = number> {
   }
 
   private push(key: string, value: V, salt: number): number {
+    const index = this.keys.length;
     this.keys.push(key);
-    this.salts.push(salt);
     this.values.push(value);
-    return this.keys.length - 1;
+    if (index >= this.salts.length) {
+      const grown = new Uint8Array(this.salts.length * 2);
+      grown.set(this.salts);
+      this.salts = grown;
+    }
+    this.salts[index] = salt;
+    return index;
   }
 
   /** Switches from a list to hashing. */

@@ -34,12 +34,14 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d
 /** Two ASCII digits of `s` at `i` as a number. */
 const two = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + (s.charCodeAt(i + 1) - 48);
 
-// Payloads repeat the same timestamps many times (one per import batch); remember the last valid one.
-let lastValid = '';
+// Payloads repeat a few timestamps many times (one per import batch, per field): remember the last
+// valid ones.
+const recent = ['', '', '', ''];
+let next = 0;
 
 /** Whether `value` is an RFC 3339 date-time with a real calendar date and an offset. */
 export function isRfc3339(value: string): boolean {
-  if (value === lastValid) return true;
+  if (value === recent[0] || value === recent[1] || value === recent[2] || value === recent[3]) return true;
   if (!RFC3339.test(value)) return false;
   const year = two(value, 0) * 100 + two(value, 2);
   const month = two(value, 5);
@@ -58,7 +60,10 @@ export function isRfc3339(value: string): boolean {
     two(value, 14) <= 59 &&
     two(value, 17) <= 60 &&
     (zone === -1 || (two(value, zone) <= 23 && two(value, zone + 3) <= 59));
-  if (ok) lastValid = value;
+  if (ok) {
+    recent[next] = value;
+    next = (next + 1) & 3;
+  }
   return ok;
 }
 

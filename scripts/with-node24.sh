@@ -1,26 +1,14 @@
 #!/usr/bin/env bash
-# Runs a command with Node 24 first on PATH (from the `node` npm package), rebuilding native addons
-# for Node 24's ABI first and restoring the default Node's build afterwards.
+# Runs a command with Node 24 first on PATH. Node 24 comes from the `node-linux-<arch>` npm package,
+# installed once into a cache directory. Native addons need no rebuild: on Node >= 22 the emulator
+# uses better-sqlite3 13 (Node-API, prebuilt; see packages/emulator/src/db/sqlite.ts).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-npx -y node@24 --version >/dev/null
-node24_pkg=$(dirname "$(dirname "$(npx -y node@24 -p 'process.execPath')")")
-bin_dir=$(mktemp -d)
-ln -s "$(npx -y node@24 -p 'process.execPath')" "$bin_dir/node"
-headers=$(find "$node24_pkg" -path '*/include/node/node_api.h' -print -quit)
-headers_root=${headers%/include/node/node_api.h}
-
-native=()
-[ -d node_modules/better-sqlite3 ] && native+=(better-sqlite3)
-restore() {
-  if [ ${#native[@]} -gt 0 ]; then
-    npm rebuild "${native[@]}" >/dev/null 2>&1 || echo "warning: could not rebuild ${native[*]} for $(node --version)" >&2
-  fi
-  rm -rf "$bin_dir"
-}
-trap restore EXIT
-if [ ${#native[@]} -gt 0 ]; then
-  PATH="$bin_dir:$PATH" npm_config_nodedir="$headers_root" npm rebuild "${native[@]}" >/dev/null
+arch=$(uname -m | sed 's/x86_64/x64/; s/aarch64/arm64/')
+cache="${OAA_NODE24_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/oaakit/node24}"
+root="$cache/node_modules/node-linux-$arch"
+if [ ! -x "$root/bin/node" ]; then
+  npm install --prefix "$cache" --no-save --no-audit --no-fund --loglevel=error "node-linux-$arch@24" >/dev/null
 fi
-echo "node: $(PATH="$bin_dir:$PATH" node --version) (${node24_pkg})"
-PATH="$bin_dir:$PATH" "$@"
+echo "node: $(PATH="$root/bin:$PATH" node --version) ($root)"
+PATH="$root/bin:$PATH" "$@"

@@ -5,7 +5,8 @@
  * Graph rows of one submission are written with consecutive row ids, so replacing a data source's
  * submission deletes a row-id range (recorded in `submissions`) and needs no per-data-source index.
  */
-import Database from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { Database } from './sqlite.js';
 
 /** Bumped whenever a table changes shape; a file written by another version is refused. */
 export const SCHEMA_VERSION = 1;
@@ -143,7 +144,7 @@ CREATE TABLE IF NOT EXISTS configurations (key TEXT PRIMARY KEY, value TEXT NOT 
 `;
 
 /** The database handle type used throughout the emulator. */
-export type Db = Database.Database;
+export type Db = BetterSqlite3.Database;
 
 /** Opens (creating if needed) the emulator database at `path` (`:memory:` for a throwaway one). */
 export function openDatabase(path: string): Db {

@@ -1,0 +1,15 @@
+/**
+ * The SQLite binding for this Node version. better-sqlite3 12 (built from source here) is the binding
+ * on Node 20; on Node 24 its statements can abort the process when they are garbage-collected
+ * (upstream better-sqlite3 issue #1515, not fixed in 12.x). better-sqlite3 13 is the Node-API port
+ * that fixes it, ships prebuilt binaries, and needs Node >= 22, so it is used from Node 22 on. Both
+ * have the same API.
+ */
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+
+const require = createRequire(import.meta.url);
+const major = Number(process.versions.node.split('.')[0]);
+
+/** The `better-sqlite3` constructor suited to the running Node. */
+export const Database = (major >= 22 ? require('better-sqlite3-napi') : require('better-sqlite3')) as typeof BetterSqlite3;

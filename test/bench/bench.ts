@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { createPayloadStream, jsonChunks, validate } from '@oaakit/core';
 import { buildBenchApp, type BenchMode } from './bench-app.js';
 import { gzipSeconds } from './gzip-floor.js';
+import { pushToService } from './push-service.js';
 import { startCountingSink } from './sink.js';
 
 const { values } = parseArgs({
@@ -59,17 +60,22 @@ async function pushToSink(payload: unknown) {
     req.end('"}');
     const status = await response;
     if (status !== 200) throw new Error(`the sink answered ${status}`);
-    return { jsonBytes: counters.jsonBytes, gzipBytes: counters.compressedBytes, mode: 'single' };
+    return {
+      jsonBytes: counters.jsonBytes,
+      gzipBytes: counters.compressedBytes,
+      mode: 'single',
+      warnings: 0,
+    };
   } finally {
     await sink.close();
   }
 }
 
 async function main() {
-  if (values.url)
-    throw new Error(
-      '--url needs @oaakit/client, which is not built yet: leave it out to push to the counting sink',
-    );
+  const apiKey = process.env.OAA_API_KEY;
+  if (values.url && !apiKey) throw new Error('--url needs the API key in OAA_API_KEY');
+  if (values.url && level !== 6)
+    throw new Error('--level applies to the counting sink; the client pushes at level 6');
   const started = process.hrtime.bigint();
   let t = process.hrtime.bigint();
   const payload = buildBenchApp(n, mode);
@@ -82,7 +88,7 @@ async function main() {
     throw new Error(`bench-app-${n} failed validation: ${JSON.stringify(errors.slice(0, 5))}`);
 
   t = process.hrtime.bigint();
-  const pushed = await pushToSink(payload);
+  const pushed = values.url ? await pushToService(values.url, apiKey!, payload) : await pushToSink(payload);
   const push_s = seconds(t);
   const total_s = seconds(started);
   const peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);
@@ -104,7 +110,7 @@ async function main() {
     gzip_floor_s: round(gzip_floor_s),
     ratio_to_floor: round(total_s / gzip_floor_s),
     peak_rss_mb,
-    warnings: warnings.length,
+    warnings: warnings.length + pushed.warnings,
     push_mode: pushed.mode,
     node: process.version,
   };

@@ -12,4 +12,6 @@ const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split('.')[0]);
 
 /** The `better-sqlite3` constructor suited to the running Node. */
-export const Database = (major >= 22 ? require('better-sqlite3-napi') : require('better-sqlite3')) as typeof BetterSqlite3;
+export const Database = (
+  major >= 22 ? require('better-sqlite3-napi') : require('better-sqlite3')
+) as typeof BetterSqlite3;

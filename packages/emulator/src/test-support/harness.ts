@@ -7,7 +7,6 @@ import { afterEach, beforeEach } from 'vitest';
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from '../server.js';
 
 /** A parsed JSON answer: tests read it freely. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
 
 export interface Answer {

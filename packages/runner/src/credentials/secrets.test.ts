@@ -1,8 +1,8 @@
-import { OaaError } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appEntry, fixture, startHarness } from '../test-support/harness.js';
 import type { Harness } from '../test-support/harness.js';
 import { resolveTarget } from './resolve-target.js';
+import { rejection } from '../test-support/rejection.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -14,16 +14,6 @@ afterEach(async () => {
 
 const secretEntry = (secrets?: Record<string, string>) =>
   appEntry({}, { id: 'secret-app', plugin: fixture('app-with-secret'), ...(secrets ? { secrets } : {}) });
-
-async function rejection(promise: Promise<unknown>): Promise<OaaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OaaError) return error;
-    throw error;
-  }
-  throw new Error('expected a failure');
-}
 
 describe('secrets of a configured connector', () => {
   it('names a secret without a reference and where to add it', async () => {

@@ -1,11 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { OaaError, ValidationError } from '@oaakit/core';
+import { ValidationError } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appEntry, startHarness } from '../test-support/harness.js';
 import type { Harness } from '../test-support/harness.js';
 import type { RunProgressEvent } from './run-types.js';
+import { rejection } from '../test-support/rejection.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -14,16 +15,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await h.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<OaaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OaaError) return error;
-    throw error;
-  }
-  throw new Error('expected the run to fail');
-}
 
 describe('runConnector against the emulator', () => {
   it('pushes a first run: creates provider and data source, reports counts, bytes, diff and progress', async () => {

@@ -2,11 +2,12 @@ import { spawnSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { OaaError } from '@oaakit/core';
+
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appEntry, startHarness } from '../test-support/harness.js';
 import type { Harness } from '../test-support/harness.js';
 import type { RunProgressEvent } from './run-types.js';
+import { rejection } from '../test-support/rejection.js';
 
 let h: Harness;
 beforeEach(async () => {
@@ -15,16 +16,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await h.close();
 });
-
-async function rejection(promise: Promise<unknown>): Promise<OaaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OaaError) return error;
-    throw error;
-  }
-  throw new Error('expected the run to fail');
-}
 
 function when(predicate: (e: RunProgressEvent) => boolean): {
   reached: Promise<void>;

@@ -1,11 +1,12 @@
 import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CONNECTOR_API_VERSION, OaaError, TEMPLATES } from '@oaakit/core';
+import { CONNECTOR_API_VERSION, TEMPLATES } from '@oaakit/core';
 import type { Template } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlugin } from './create-plugin.js';
 import { RUNNER_PACKAGE_ROOT } from './template-dir.js';
+import { rejection } from '../test-support/rejection.js';
 
 let work: string;
 beforeEach(async () => {
@@ -14,16 +15,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await rm(work, { recursive: true, force: true });
 });
-
-async function rejection(promise: Promise<unknown>): Promise<OaaError> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof OaaError) return error;
-    throw error;
-  }
-  throw new Error('expected a rejection');
-}
 
 async function text(dir: string, file: string): Promise<string> {
   return readFile(join(dir, file), 'utf8');

@@ -71,7 +71,11 @@ export class CellReader {
   /** A boolean from the configured words (case-insensitive); empty means unset. */
   bool(row: Row, field: string): boolean | undefined {
     const cell = this.first(row, field);
-    if (cell === undefined) return undefined;
+    return cell === undefined ? undefined : this.boolOf(row, cell);
+  }
+
+  /** The cell's configured boolean word as a boolean; any other word is a problem of its line. */
+  private boolOf(row: Row, cell: { header: string; value: string }): boolean | undefined {
     const word = cell.value.toLowerCase();
     if (this.config.trueValues.includes(word)) return true;
     if (this.config.falseValues.includes(word)) return false;
@@ -138,17 +142,8 @@ export class CellReader {
         this.problem(row.line, cell.header, `expected a number, found ${JSON.stringify(cell.value)}`);
         return undefined;
       }
-      case 'BOOLEAN': {
-        const word = cell.value.toLowerCase();
-        if (this.config.trueValues.includes(word)) return true;
-        if (this.config.falseValues.includes(word)) return false;
-        this.problem(
-          row.line,
-          cell.header,
-          `expected one of ${[...this.config.trueValues, ...this.config.falseValues].join(',')}, found ${JSON.stringify(cell.value)}`,
-        );
-        return undefined;
-      }
+      case 'BOOLEAN':
+        return this.boolOf(row, cell);
       case 'STRING_LIST':
         return cell.value
           .split(this.config.listSeparator)

@@ -137,6 +137,24 @@ describe('CSV push', () => {
     expect((await h().call('GET', t.base)).body.value.status).toBe('FAILED');
   });
 
+  it('reads a BOOLEAN custom property with the configured words, and names a cell that is neither', async () => {
+    const mapping = {
+      csv: {
+        ...APP_MAPPING.csv,
+        columns: { User: 'name', Admin: 'custom_properties.admin' },
+        property_types: { admin: 'BOOLEAN' },
+      },
+    };
+    const t = await h().target('application', { configuration_json: JSON.stringify(mapping) });
+    expect((await pushCsv(h(), t, 'User,Admin\nann,yes\nben,no\n')).status).toBe(200);
+    const r = await pushCsv(h(), t, 'User,Admin\nann,yes\nben,maybe\n');
+    expect(r.status).toBe(400);
+    expect(violations(r.body)).toContainEqual({
+      field: 'csv_data',
+      description: expect.stringContaining('line 3, column "Admin": expected one of yes,no, found "maybe"'),
+    });
+  });
+
   it('names a mapped column missing from the header', async () => {
     const t = await h().target('application', { configuration_json: JSON.stringify(APP_MAPPING) });
     const r = await pushCsv(h(), t, 'User,Email\nann,a@x\n');

@@ -71,6 +71,23 @@ export class OaaError extends Error {
   }
 }
 
+/** Violations spelled out in an error message; all of them stay in `violations`. */
+const LISTED_VIOLATIONS = 50;
+
+/** One indented `field: description` line per violation, the first 50 of them, for messages. */
+export function listViolations(violations: readonly Violation[]): string {
+  const lines = violations.slice(0, LISTED_VIOLATIONS).map((v) => `  ${v.field}: ${v.description}`);
+  if (violations.length > LISTED_VIOLATIONS)
+    lines.push(`  ... and ${violations.length - LISTED_VIOLATIONS} more (all are in violations)`);
+  return lines.join('\n');
+}
+
+/** `the application payload has 2 errors:` and the list of them, for messages. */
+export function describeInvalidPayload(template: string, errors: readonly Violation[]): string {
+  const noun = errors.length === 1 ? 'error' : 'errors';
+  return `the ${template} payload has ${errors.length} ${noun}:\n${listViolations(errors)}`;
+}
+
 /** A payload failed local validation; `violations` lists every error with its path. */
 export class ValidationError extends OaaError {
   readonly violations: Violation[];

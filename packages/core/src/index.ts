@@ -1,6 +1,14 @@
 // @oaakit/core: the OAA data model and the connector contract. No network I/O.
 
-export { OaaError, ValidationError, redact, type OaaErrorOptions, type Violation } from './errors.js';
+export {
+  describeInvalidPayload,
+  listViolations,
+  OaaError,
+  ValidationError,
+  redact,
+  type OaaErrorOptions,
+  type Violation,
+} from './errors.js';
 
 /** zod, re-exported so plugins define config schemas with the same zod instance as the runner. */
 export { z } from 'zod';
@@ -144,6 +152,7 @@ export { jsonSchemas } from './json-schema/schemas.js';
 
 // Validation
 export { validate, type ValidationResult } from './validate/index.js';
+export { validateAsRead, type ValidationAsRead } from './validate/streaming.js';
 export type { SemanticOptions as ValidateOptions } from './validate/options.js';
 export { formatPath } from './validate/context.js';
 

@@ -55,9 +55,11 @@ export class NameTable<V = number> {
   private keys: string[] = [];
   private salts = new Uint8Array(SMALL + 1);
   private values: V[] = [];
-  // Allocated once the table outgrows SMALL.
-  private hashes: Int32Array | undefined;
-  private slots: Int32Array | undefined; // entry index + 1, or EMPTY
+  /**
+   * Open addressing, allocated once the table outgrows SMALL: pairs of (hash, entry index + 1 or
+   * EMPTY), so a probe reads one cache line and touches a key only when the hashes match.
+   */
+  private slots: Int32Array | undefined;
   private mask = 0;
 
   get size(): number {
@@ -68,49 +70,50 @@ export class NameTable<V = number> {
   find(key: string, salt = 0): number {
     const slots = this.slots;
     if (slots === undefined) {
-      for (let i = 0; i < this.keys.length; i++)
-        if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+      const keys = this.keys;
+      for (let i = 0; i < keys.length; i++) if (this.salts[i] === salt && sameName(keys[i]!, key)) return i;
       return -1;
     }
     const h = hashOf(key, salt);
-    let slot = h & this.mask;
+    const mask = this.mask;
+    let slot = h & mask;
     for (;;) {
-      const entry = slots[slot]!;
+      const entry = slots[2 * slot + 1]!;
       if (entry === EMPTY) return -1;
-      const i = entry - 1;
-      if (this.hashes![i] === h && this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
-      slot = (slot + 1) & this.mask;
+      if (slots[2 * slot] === h) {
+        const i = entry - 1;
+        if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+      }
+      slot = (slot + 1) & mask;
     }
   }
 
   /** Adds `key` with `value` unless an equal key exists; returns the existing entry's index, or -1 when added. */
   insert(key: string, value: V, salt = 0): number {
-    if (this.slots === undefined) {
+    const slots = this.slots;
+    if (slots === undefined) {
       const existing = this.find(key, salt);
       if (existing !== -1) return existing;
       this.push(key, value, salt);
-      if (this.keys.length > SMALL) this.index();
+      if (this.keys.length > SMALL) this.rehash(SMALL * 8);
       return -1;
     }
     const h = hashOf(key, salt);
-    const slots = this.slots;
-    let slot = h & this.mask;
+    const mask = this.mask;
+    let slot = h & mask;
     for (;;) {
-      const entry = slots[slot]!;
+      const entry = slots[2 * slot + 1]!;
       if (entry === EMPTY) break;
-      const i = entry - 1;
-      if (this.hashes![i] === h && this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
-      slot = (slot + 1) & this.mask;
+      if (slots[2 * slot] === h) {
+        const i = entry - 1;
+        if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+      }
+      slot = (slot + 1) & mask;
     }
     const index = this.push(key, value, salt);
-    if (index >= this.hashes!.length) {
-      const grown = new Int32Array(this.hashes!.length * 2);
-      grown.set(this.hashes!);
-      this.hashes = grown;
-    }
-    this.hashes![index] = h;
-    slots[slot] = index + 1;
-    if ((index + 1) * 2 > this.mask) this.rehash(slots.length * 2);
+    slots[2 * slot] = h;
+    slots[2 * slot + 1] = index + 1;
+    if ((index + 1) * 2 > mask) this.rehash((mask + 1) * 2);
     return -1;
   }
 
@@ -128,7 +131,6 @@ export class NameTable<V = number> {
     this.keys = [];
     this.salts = new Uint8Array(SMALL + 1);
     this.values = [];
-    this.hashes = undefined;
     this.slots = undefined;
     this.mask = 0;
   }
@@ -146,20 +148,21 @@ export class NameTable<V = number> {
     return index;
   }
 
-  /** Switches from a list to hashing. */
-  private index(): void {
-    this.hashes = new Int32Array(SMALL * 4);
-    for (let i = 0; i < this.keys.length; i++) this.hashes[i] = hashOf(this.keys[i]!, this.salts[i]!);
-    this.rehash(SMALL * 8);
-  }
-
+  /** (Re)builds the slots with room for `size` entries; from the list on the first call. */
   private rehash(size: number): void {
-    const slots = new Int32Array(size);
+    const old = this.slots;
+    const slots = new Int32Array(size * 2);
     const mask = size - 1;
-    for (let i = 0; i < this.keys.length; i++) {
-      let slot = this.hashes![i]! & mask;
-      while (slots[slot] !== EMPTY) slot = (slot + 1) & mask;
-      slots[slot] = i + 1;
+    const place = (h: number, entry: number) => {
+      let slot = h & mask;
+      while (slots[2 * slot + 1] !== EMPTY) slot = (slot + 1) & mask;
+      slots[2 * slot] = h;
+      slots[2 * slot + 1] = entry;
+    };
+    if (old === undefined) {
+      for (let i = 0; i < this.keys.length; i++) place(hashOf(this.keys[i]!, this.salts[i]!), i + 1);
+    } else {
+      for (let s = 0; s < old.length; s += 2) if (old[s + 1] !== EMPTY) place(old[s]!, old[s + 1]!);
     }
     this.slots = slots;
     this.mask = mask;

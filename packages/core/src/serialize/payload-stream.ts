@@ -1,7 +1,10 @@
 import { pipeline } from 'node:stream';
 import type { Readable } from 'node:stream';
 import { createGzip } from 'node:zlib';
-import { OaaError } from '../errors.js';
+import { describeInvalidPayload, OaaError, ValidationError } from '../errors.js';
+import type { Template } from '../schemas/templates.js';
+import type { SemanticOptions } from '../validate/options.js';
+import { validateAsRead, type ValidationAsRead } from '../validate/streaming.js';
 import { DEFAULT_JSON_CHUNK_SIZE, jsonChunks } from './json-chunks.js';
 import { createOutputEncoder } from './output-encoder.js';
 import { pump } from './pump.js';
@@ -23,6 +26,14 @@ export interface PayloadStreamOptions {
   encoding?: PayloadEncoding;
   /** Bytes per JSON chunk handed to gzip (one thread-pool job each), default 1 MiB. */
   chunkSize?: number;
+  /**
+   * Validate the payload as a payload of this template while it is serialized, reading streamed
+   * users and grants once for both (see `validateAsRead`). `createPayloadStream` throws a
+   * `ValidationError` at once when the rest of the payload is invalid; an invalid user or grant
+   * makes the stream fail with a `ValidationError` listing every violation before its last bytes,
+   * so whoever receives it never gets a whole payload.
+   */
+  validate?: { template: Template } & SemanticOptions;
 }
 
 /** Byte counts of a payload at each stage. Live while streaming, final once the stream has ended. */
@@ -40,6 +51,8 @@ export interface PayloadStream {
   readonly stream: Readable;
   /** Live byte counters. */
   readonly counters: PayloadByteCounts;
+  /** With the `validate` option: the violations, complete once the stream has ended. */
+  readonly validation?: ValidationAsRead;
 }
 
 /**
@@ -69,6 +82,18 @@ export function createPayloadStream(source: unknown, options: PayloadStreamOptio
   const encoding = options.encoding ?? 'base64';
   const chunkSize = options.chunkSize ?? DEFAULT_JSON_CHUNK_SIZE;
   checkOptions(compression, level, encoding);
+  let validation: ValidationAsRead | undefined;
+  if (options.validate) {
+    const { template, ...semantic } = options.validate;
+    validation = validateAsRead(template, source, semantic);
+    const { errors } = validation;
+    if (errors.length > 0) {
+      throw new ValidationError(describeInvalidPayload(template, errors), [...errors], {
+        hints: ['nothing was serialized'],
+      });
+    }
+    source = validation.value;
+  }
 
   const json = { bytes: 0 };
   const encoder = createOutputEncoder(encoding);
@@ -90,7 +115,7 @@ export function createPayloadStream(source: unknown, options: PayloadStreamOptio
       return encoder.bytesOut;
     },
   };
-  return { stream, counters };
+  return validation ? { stream, counters, validation } : { stream, counters };
 }
 
 function checkOptions(compression: PayloadCompression, level: number, encoding: PayloadEncoding): void {

@@ -4,40 +4,71 @@ import type { Collection } from './collections.js';
 import type { CheckContext } from './context.js';
 import { NameTable, sameName } from '../internal/name-table.js';
 import { NameIndex } from './names.js';
-
-const SMALL = 8;
 import { checkCustomProperties, type PropertyDefinitions } from './properties.js';
 
-/** The resources of one application, as references in identity_to_permissions may name them. */
+/** Up to this many siblings are compared directly (most resources have a handful of sub-resources). */
+const SMALL = 8;
+
+/** The index of one larger (or streamed) list of sibling resources. */
+class Level {
+  /** By key (id, else name): the sibling's position. */
+  readonly keys = new NameIndex('resource');
+  readonly items: Resource[] = [];
+  /** The other names siblings answer to: names beside ids, and repeated keys (an error, but still names). */
+  others: NameTable<number[]> | undefined;
+
+  alsoAt(name: string, i: number): void {
+    const others = (this.others ??= new NameTable<number[]>());
+    const found = others.find(name);
+    if (found === -1) others.insert(name, [i]);
+    else others.valueAt(found).push(i);
+  }
+}
+
+/**
+ * The resources of one application, as references in identity_to_permissions may name them: a
+ * resource by its id or name, a sub-resource as `parent.child` with either for each step. The
+ * resource lists are indexed where they are, so no path string is built for a resource that no
+ * reference names.
+ */
 export class ResourceIndex {
-  /** Dot-paths of every resource, by key (id or name) and by name, compared without case. */
-  private readonly paths = new NameTable<true>();
   /** Per resource type: whether its first resource had an id. */
   private readonly idUse = new NameTable<boolean>();
+  /** The index of every list that is not a short array (short arrays are searched directly). */
+  private readonly levels = new Map<Collection<Resource>, Level>();
+  private root: Collection<Resource> = [];
 
   constructor(
     private readonly propertyDefs: (resourceType: string) => PropertyDefinitions,
     private readonly incremental: boolean,
   ) {}
 
-  /**
-   * Checks `resources` at the context's current path (a `resources` or `sub_resources` array).
-   * `prefixes` are the dot-paths of the parent (by key and by name).
-   */
-  walk(collection: Collection<Resource>, prefixes: readonly string[], ctx: CheckContext): void {
-    // Most resources have a handful of sub-resources: compare those directly instead of indexing.
+  /** Checks the application's `resources` at the context's current path and indexes them. */
+  walkRoot(collection: Collection<Resource>, ctx: CheckContext): void {
+    this.root = collection;
+    this.walk(collection, ctx);
+  }
+
+  private walk(collection: Collection<Resource>, ctx: CheckContext): void {
     const resources = Array.isArray(collection) ? (collection as readonly Resource[]) : undefined;
-    const siblings = resources && resources.length <= SMALL ? undefined : new NameIndex('resource');
+    let level: Level | undefined;
+    if (!resources || resources.length > SMALL) {
+      level = new Level();
+      this.levels.set(collection, level);
+    }
     const path = ctx.path;
     let i = 0;
     for (const r of collection) {
       path.push(i);
       const hasId = r.id !== undefined && r.id !== null;
       const key = hasId ? r.id! : r.name;
-      if (siblings) siblings.add(key, i, ctx, hasId ? 'id' : 'name', r.operation);
-      else if (resources) {
+      if (level) {
+        level.items.push(r);
+        if (!level.keys.add(key, i, ctx, hasId ? 'id' : 'name', r.operation)) level.alsoAt(key, i);
+        if (hasId) level.alsoAt(r.name, i);
+      } else {
         for (let j = 0; j < i; j++) {
-          const other = resources[j]!;
+          const other = resources![j]!;
           if (sameName(other.id ?? other.name, key)) {
             ctx.error(
               `duplicate resource ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${j}`,
@@ -58,15 +89,9 @@ export class ResourceIndex {
           ctx,
         );
       }
-      const mine: string[] = [];
-      for (const name of hasId ? [r.name, r.id!] : [r.name]) {
-        if (prefixes.length === 0) mine.push(name);
-        else for (const p of prefixes) mine.push(`${p}.${name}`);
-      }
-      for (const p of mine) this.paths.insert(p, true);
       if (r.sub_resources) {
         path.push('sub_resources');
-        this.walk(r.sub_resources, mine, ctx);
+        this.walk(r.sub_resources, ctx);
         path.pop();
       }
       path.pop();
@@ -91,6 +116,35 @@ export class ResourceIndex {
 
   /** Whether `ref` (a key or name, sub-resources joined with `.`) names a resource. */
   has(ref: string): boolean {
-    return this.paths.find(ref) !== -1;
+    return this.resolve(this.root, ref);
+  }
+
+  /** Whether `ref` names a resource of `list`, or (split at a dot) a descendant of one. */
+  private resolve(list: Collection<Resource>, ref: string): boolean {
+    if (this.some(list, ref, () => true)) return true;
+    // Names may contain dots themselves: try every split.
+    for (let dot = ref.indexOf('.'); dot !== -1; dot = ref.indexOf('.', dot + 1)) {
+      const rest = ref.slice(dot + 1);
+      const found = this.some(list, ref.slice(0, dot), (r) =>
+        r.sub_resources ? this.resolve(r.sub_resources, rest) : false,
+      );
+      if (found) return true;
+    }
+    return false;
+  }
+
+  /** Whether some resource of `list` named `name` (by id or name) satisfies `test`. */
+  private some(list: Collection<Resource>, name: string, test: (r: Resource) => boolean): boolean {
+    const level = this.levels.get(list);
+    if (!level) {
+      for (const r of list as readonly Resource[])
+        if ((sameName(r.name, name) || (r.id != null && sameName(r.id, name))) && test(r)) return true;
+      return false;
+    }
+    const at = level.keys.get(name);
+    if (at !== undefined && test(level.items[at]!)) return true;
+    const other = level.others?.find(name) ?? -1;
+    if (other !== -1) for (const i of level.others!.valueAt(other)) if (test(level.items[i]!)) return true;
+    return false;
   }
 }

@@ -8,7 +8,8 @@ import {
   type IdentityToPermissions,
   type LocalUser,
 } from '../schemas/application.js';
-import { compile } from './compile.js';
+import { compile, type Check } from './compile.js';
+import type { PropertyType } from '../schemas/common.js';
 import { isStreamed, toArray, type Collection } from './collections.js';
 import type { CheckContext } from './context.js';
 import { ResourceIndex } from './application-resources.js';
@@ -28,82 +29,129 @@ interface AppScope {
   roles: NameIndex;
   resources: ResourceIndex;
   hasIdpIdentity: boolean;
+  userProperties: Record<string, PropertyType> | null | undefined;
 }
 
 const keyOf = (e: { unique_id?: string | null | undefined; name: string }) => e.unique_id ?? e.name;
 
-export function checkApplicationPayload(
-  p: ApplicationPayload,
-  ctx: CheckContext,
-  options: SemanticOptions,
-): void {
-  const incremental = p.incremental_change === true;
-  const definitions = new Map<string, Definition>();
-  for (const d of p.custom_property_definition?.applications ?? [])
-    definitions.set(fold(d.application_type), d);
+/**
+ * Checks one streamed collection entity by entity: `begin`, `visit` for each entity in order,
+ * then `end`. Validation and serialization can share one read of a million users this way.
+ */
+export interface EntityVisitor<T> {
+  begin(): void;
+  visit(entity: T, index: number): void;
+  end(): void;
+}
 
-  const permissions = new NameIndex('permission');
-  ctx.at('permissions', () =>
-    toArray(p.permissions).forEach((perm, i) =>
-      ctx.at(i, () => {
-        permissions.add(perm.name, i, ctx, 'name', perm.operation);
-        if (!incremental && perm.operation)
-          ctx.error('is only allowed when incremental_change is true', 'operation');
-      }),
-    ),
-  );
+/** Runs `visitor` over `collection` (absent: nothing to visit). */
+export function visitAll<T>(collection: Collection<T> | null | undefined, visitor: EntityVisitor<T>): void {
+  visitor.begin();
+  let i = 0;
+  if (collection) for (const entity of collection) visitor.visit(entity, i++);
+  visitor.end();
+}
 
-  const apps = new NameIndex('application');
-  const scopes = new Map<string, AppScope>();
-  const applications = toArray(p.applications);
-  ctx.at('applications', () =>
-    applications.forEach((app, i) =>
-      ctx.at(i, () => {
-        if (!apps.add(app.name, i, ctx, 'name', app.operation)) return;
-        scopes.set(
-          fold(app.name),
-          checkApplication(
+/**
+ * The application template's semantic rules in three phases: `checkRest` (everything but the local
+ * users and the identity_to_permissions entries, which may be streamed), then the visitors of
+ * `localUsers(a)` for each application and of `grants`, in that order, then `finish`.
+ */
+export class ApplicationChecks {
+  readonly grants: EntityVisitor<IdentityToPermissions>;
+  private readonly incremental: boolean;
+  private readonly permissions = new NameIndex('permission');
+  /** Per application index: its scope, or undefined when its name repeats an earlier one. */
+  private readonly scopeAt: (AppScope | undefined)[] = [];
+  private readonly scopes = new Map<string, AppScope>();
+
+  constructor(
+    private readonly p: ApplicationPayload,
+    private readonly ctx: CheckContext,
+    private readonly options: SemanticOptions,
+  ) {
+    this.incremental = p.incremental_change === true;
+    this.grants = new GrantChecks(this.scopes, this.permissions, ctx, this.incremental, options);
+  }
+
+  checkRest(): void {
+    const { p, ctx, incremental, permissions } = this;
+    const definitions = new Map<string, Definition>();
+    for (const d of p.custom_property_definition?.applications ?? [])
+      definitions.set(fold(d.application_type), d);
+
+    ctx.at('permissions', () =>
+      toArray(p.permissions).forEach((perm, i) =>
+        ctx.at(i, () => {
+          permissions.add(perm.name, i, ctx, 'name', perm.operation);
+          if (!incremental && perm.operation)
+            ctx.error('is only allowed when incremental_change is true', 'operation');
+        }),
+      ),
+    );
+
+    const apps = new NameIndex('application');
+    ctx.at('applications', () =>
+      toArray(p.applications).forEach((app, i) =>
+        ctx.at(i, () => {
+          if (!apps.add(app.name, i, ctx, 'name', app.operation)) {
+            this.scopeAt.push(undefined);
+            return;
+          }
+          const scope = checkApplication(
             app,
             definitions.get(fold(app.application_type)),
             permissions,
             ctx,
             incremental,
-            options,
-          ),
+            this.options,
+          );
+          this.scopeAt.push(scope);
+          this.scopes.set(fold(app.name), scope);
+        }),
+      ),
+    );
+  }
+
+  /** The checks of the local users of the application at index `a` (none for a repeated name). */
+  localUsers(a: number): EntityVisitor<LocalUser> {
+    const scope = this.scopeAt[a];
+    return scope ? new UserChecks(scope, a, this.ctx, this.incremental, this.options) : IGNORE;
+  }
+
+  /** The rules that need every entity seen: an application has at least one identity. */
+  finish(): void {
+    if (this.incremental) return;
+    this.scopeAt.forEach((scope, i) => {
+      if (scope && scope.users.size + scope.groups.size + scope.roles.size === 0 && !scope.hasIdpIdentity) {
+        this.ctx.error(
+          'an application needs at least one identity: a local user, local group, local role, or an idp identity in identity_to_permissions',
+          'applications',
+          i,
         );
-      }),
-    ),
-  );
-
-  ctx.at('identity_to_permissions', () =>
-    checkIdentityToPermissions(
-      p.identity_to_permissions ?? [],
-      scopes,
-      permissions,
-      ctx,
-      incremental,
-      options,
-    ),
-  );
-
-  if (incremental) return;
-  applications.forEach((app, i) => {
-    const scope = scopes.get(fold(app.name));
-    if (
-      scope &&
-      scope.app === app &&
-      scope.users.size + scope.groups.size + scope.roles.size === 0 &&
-      !scope.hasIdpIdentity
-    ) {
-      ctx.error(
-        'an application needs at least one identity: a local user, local group, local role, or an idp identity in identity_to_permissions',
-        'applications',
-        i,
-      );
-    }
-  });
+      }
+    });
+  }
 }
 
+const IGNORE: EntityVisitor<never> = { begin() {}, visit() {}, end() {} };
+
+/** Runs every application rule over a payload held in memory (or with re-iterable collections). */
+export function checkApplicationPayload(
+  p: ApplicationPayload,
+  ctx: CheckContext,
+  options: SemanticOptions,
+): void {
+  const checks = new ApplicationChecks(p, ctx, options);
+  checks.checkRest();
+  toArray(p.applications).forEach((app, a) =>
+    visitAll(app.local_users as Collection<LocalUser> | undefined, checks.localUsers(a)),
+  );
+  visitAll(p.identity_to_permissions as Collection<IdentityToPermissions> | undefined, checks.grants);
+  checks.finish();
+}
+
+/** Groups, roles, access credentials and resources of one application; its users come later. */
 function checkApplication(
   app: Application,
   def: Definition | undefined,
@@ -195,41 +243,6 @@ function checkApplication(
   });
   path.pop();
 
-  const users = new NameIndex('local user');
-  const userDefs = def?.local_user_properties;
-  const userWhere = `local_user_properties of application type ${type}`;
-  path.push('local_users');
-  let i = 0;
-  const checkShape = compile(localUserSchema, { partial: incremental });
-  for (const u of (app.local_users ?? []) as Collection<LocalUser>) {
-    path.push(i++);
-    // The structural walk left users to this loop, so a streamed collection is read once.
-    const before = ctx.errors.length;
-    checkShape(u, ctx);
-    if (ctx.errors.length !== before) {
-      path.pop();
-      continue;
-    }
-    users.add(u.unique_id ?? u.name, i - 1, ctx, u.unique_id ? 'unique_id' : 'name', u.operation);
-    if (u.unique_id) users.alias(u.name, i - 1);
-    if (u.operation) notIncremental(u.operation);
-    if (u.custom_properties) checkCustomProperties(u.custom_properties, userDefs, userWhere, ctx);
-    const refs = u.groups;
-    if (refs && !incremental) {
-      for (let j = 0; j < refs.length; j++) {
-        if (!groups.has(refs[j]!))
-          ctx.error(
-            `local group ${JSON.stringify(refs[j])} does not exist in application ${JSON.stringify(app.name)}`,
-            'groups',
-            j,
-          );
-      }
-    }
-    if (options.knownIdentity && u.identities) checkIdentities(u.identities, ctx, options);
-    path.pop();
-  }
-  path.pop();
-
   const creds = new NameIndex('local access credential');
   path.push('local_access_creds');
   toArray(app.local_access_creds).forEach((c, i) =>
@@ -249,10 +262,89 @@ function checkApplication(
   const resourceDefs = new Map((def?.resources ?? []).map((r) => [fold(r.resource_type), r.properties]));
   const resources = new ResourceIndex((t) => resourceDefs.get(fold(t)), incremental);
   path.push('resources');
-  resources.walk(app.resources ?? [], [], ctx);
+  resources.walkRoot(app.resources ?? [], ctx);
   path.pop();
 
-  return { app, users, groups, roles, resources, hasIdpIdentity: false };
+  return {
+    app,
+    users: new NameIndex('local user'),
+    groups,
+    roles,
+    resources,
+    hasIdpIdentity: false,
+    userProperties: def?.local_user_properties,
+  };
+}
+
+/** The local users of one application, one at a time (a million is usual: no closures per user). */
+class UserChecks implements EntityVisitor<LocalUser> {
+  private readonly checkShape: Check;
+  private readonly where: string;
+
+  constructor(
+    private readonly scope: AppScope,
+    private readonly appIndex: number,
+    private readonly ctx: CheckContext,
+    private readonly incremental: boolean,
+    private readonly options: SemanticOptions,
+  ) {
+    // The structural walk left users to this visitor, so a streamed collection is read once.
+    this.checkShape = compile(localUserSchema, { partial: incremental });
+    this.where = `local_user_properties of application type ${JSON.stringify(scope.app.application_type)}`;
+  }
+
+  begin(): void {
+    this.ctx.path.push('applications', this.appIndex, 'local_users');
+  }
+
+  end(): void {
+    this.ctx.path.length -= 3;
+  }
+
+  visit(u: LocalUser, i: number): void {
+    const { ctx, scope, incremental } = this;
+    const path = ctx.path;
+    path.push(i);
+    const before = ctx.errors.length;
+    this.checkShape(u, ctx);
+    if (ctx.errors.length !== before) {
+      // Still known by its name, so that grants to it do not add errors of their own.
+      if (isKeyed(u)) this.register(u, i);
+      path.pop();
+      return;
+    }
+    this.register(u, i);
+    if (u.operation && !incremental)
+      ctx.error('is only allowed when incremental_change is true', 'operation');
+    if (u.custom_properties)
+      checkCustomProperties(u.custom_properties, scope.userProperties, this.where, ctx);
+    const refs = u.groups;
+    if (refs && !incremental) {
+      for (let j = 0; j < refs.length; j++) {
+        if (!scope.groups.has(refs[j]!))
+          ctx.error(
+            `local group ${JSON.stringify(refs[j])} does not exist in application ${JSON.stringify(scope.app.name)}`,
+            'groups',
+            j,
+          );
+      }
+    }
+    if (this.options.knownIdentity && u.identities) checkIdentities(u.identities, ctx, this.options);
+    path.pop();
+  }
+
+  private register(u: LocalUser, i: number): void {
+    const users = this.scope.users;
+    users.add(u.unique_id ?? u.name, i, this.ctx, u.unique_id ? 'unique_id' : 'name', u.operation);
+    if (u.unique_id) users.alias(u.name, i);
+  }
+}
+
+/** Whether a user that failed its shape check still has a usable name (and unique id, if any). */
+function isKeyed(u: unknown): u is LocalUser {
+  if (typeof u !== 'object' || u === null) return false;
+  const { name, unique_id: id } = u as Record<string, unknown>;
+  return typeof name === 'string' && (id === undefined || id === null || typeof id === 'string');
 }
 
 /** Warns about federated identities that match no identity-provider entity, as the service does. */
@@ -272,65 +364,75 @@ function checkIdentities(
   });
 }
 
-function checkIdentityToPermissions(
-  entries: Collection<IdentityToPermissions>,
-  scopes: Map<string, AppScope>,
-  permissions: NameIndex,
-  ctx: CheckContext,
-  incremental: boolean,
-  options: SemanticOptions,
-): void {
-  const seen = new NameIndex('identity_to_permissions entry');
-  const path = ctx.path;
-  // A million entries is usual: plain loops and one-entry caches, no closures per entry.
-  let lastApp = '';
-  let lastScope: AppScope | undefined;
-  const scopeOf = (
-    application: string,
-    entry: IdentityToPermissions,
-    list: string,
-    j: number,
-  ): AppScope | undefined => {
-    let scope: AppScope | undefined;
-    if (application === lastApp) scope = lastScope;
-    else {
-      scope = scopes.get(fold(application));
-      [lastApp, lastScope] = [application, scope];
+/** The identity_to_permissions entries, one at a time (a million is usual: plain loops, one-entry caches). */
+class GrantChecks implements EntityVisitor<IdentityToPermissions> {
+  private readonly seen = new NameIndex('identity_to_permissions entry');
+  private readonly checkShape: Check;
+  private lastApp = '';
+  private lastScope: AppScope | undefined;
+  /** The application when the payload has exactly one. */
+  private only: AppScope | undefined;
+  /** Per user of `only` (by key position): 1 + the index of the entry naming it, or 0. */
+  private firstEntry: Int32Array | undefined;
+
+  constructor(
+    private readonly scopes: Map<string, AppScope>,
+    private readonly permissions: NameIndex,
+    private readonly ctx: CheckContext,
+    private readonly incremental: boolean,
+    private readonly options: SemanticOptions,
+  ) {
+    this.checkShape = compile(identityToPermissionsSchema, { partial: incremental });
+  }
+
+  begin(): void {
+    this.ctx.path.push('identity_to_permissions');
+    // Every user has been seen by now.
+    if (this.scopes.size === 1) {
+      this.only = this.scopes.values().next().value;
+      this.firstEntry = new Int32Array(this.only!.users.size);
     }
-    if (!scope) {
-      if (!incremental)
-        ctx.error(
-          `application ${JSON.stringify(application)} does not exist in this payload`,
-          list,
-          j,
-          'application',
-        );
-      return undefined;
-    }
-    if (entry.identity_type === 'idp') scope.hasIdpIdentity = true;
-    if (incremental) return undefined;
-    checkLocalIdentity(entry, scope, ctx);
-    return scope;
-  };
-  let i = 0;
-  const checkShape = compile(identityToPermissionsSchema, { partial: incremental });
-  for (const entry of entries) {
+  }
+
+  end(): void {
+    this.ctx.path.pop();
+  }
+
+  visit(entry: IdentityToPermissions, i: number): void {
+    const { ctx, incremental, options } = this;
+    const path = ctx.path;
     path.push(i);
     const before = ctx.errors.length;
-    checkShape(entry, ctx);
+    this.checkShape(entry, ctx);
     if (ctx.errors.length !== before) {
       path.pop();
-      i++;
-      continue;
+      return;
     }
-    seen.add(
-      entry.identity,
-      i,
-      ctx,
-      'identity',
-      entry.operation,
-      IDENTITY_TYPES.indexOf(entry.identity_type),
-    );
+    // One application (the usual case): a local user's entry is found by its place among the users,
+    // which both checks that the user exists and finds a repeated entry, with one lookup.
+    let resolved: AppScope | undefined;
+    const only = this.only;
+    const at =
+      only && entry.identity_type === 'local_user' && !incremental ? only.users.keyIndex(entry.identity) : -1;
+    if (at !== -1) {
+      resolved = only;
+      const first = this.firstEntry![at]!;
+      if (first === 0) this.firstEntry![at] = i + 1;
+      else
+        ctx.error(
+          `duplicate identity_to_permissions entry ${JSON.stringify(entry.identity)}: names and ids compare without case; the first is at index ${first - 1}`,
+          'identity',
+        );
+    } else {
+      this.seen.add(
+        entry.identity,
+        i,
+        ctx,
+        'identity',
+        entry.operation,
+        IDENTITY_TYPES.indexOf(entry.identity_type),
+      );
+    }
     if (!incremental && entry.operation)
       ctx.error('is only allowed when incremental_change is true', 'operation');
     if (entry.identity_type === 'idp' && options.knownIdentity && !options.knownIdentity(entry.identity)) {
@@ -343,8 +445,8 @@ function checkIdentityToPermissions(
     if (grants) {
       for (let j = 0; j < grants.length; j++) {
         const grant = grants[j]!;
-        const scope = scopeOf(grant.application, entry, 'application_permissions', j);
-        if (!incremental && !permissions.has(grant.permission)) {
+        const scope = this.scopeOf(grant.application, entry, resolved, 'application_permissions', j);
+        if (!incremental && !this.permissions.has(grant.permission)) {
           ctx.error(
             `permission ${JSON.stringify(grant.permission)} does not exist in the top-level permissions`,
             'application_permissions',
@@ -359,7 +461,7 @@ function checkIdentityToPermissions(
     if (assignments) {
       for (let j = 0; j < assignments.length; j++) {
         const assignment = assignments[j]!;
-        const scope = scopeOf(assignment.application, entry, 'role_assignments', j);
+        const scope = this.scopeOf(assignment.application, entry, resolved, 'role_assignments', j);
         if (scope && !scope.roles.has(assignment.role)) {
           ctx.error(
             `local role ${JSON.stringify(assignment.role)} does not exist in application ${JSON.stringify(assignment.application)}`,
@@ -372,7 +474,37 @@ function checkIdentityToPermissions(
       }
     }
     path.pop();
-    i++;
+  }
+
+  /** The scope of `application` for one grant of `entry`, with the entry's identity checked in it. */
+  private scopeOf(
+    application: string,
+    entry: IdentityToPermissions,
+    resolved: AppScope | undefined,
+    list: string,
+    j: number,
+  ): AppScope | undefined {
+    let scope: AppScope | undefined;
+    if (application === this.lastApp) scope = this.lastScope;
+    else {
+      scope = this.scopes.get(fold(application));
+      this.lastApp = application;
+      this.lastScope = scope;
+    }
+    if (!scope) {
+      if (!this.incremental)
+        this.ctx.error(
+          `application ${JSON.stringify(application)} does not exist in this payload`,
+          list,
+          j,
+          'application',
+        );
+      return undefined;
+    }
+    if (entry.identity_type === 'idp') scope.hasIdpIdentity = true;
+    if (this.incremental) return undefined;
+    if (scope !== resolved) checkLocalIdentity(entry, scope, this.ctx);
+    return scope;
   }
 }
 

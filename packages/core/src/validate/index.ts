@@ -4,13 +4,11 @@
  */
 import type { Violation } from '../errors.js';
 import type { ApplicationPayload } from '../schemas/application.js';
+import { identityToPermissionsSchema, localUserSchema } from '../schemas/application.js';
 import type { HrisPayload } from '../schemas/hris.js';
 import type { IdentityProviderPayload } from '../schemas/identity-provider.js';
 import { payloadSchemas, TEMPLATES, type Template } from '../schemas/templates.js';
 import { checkApplicationPayload, checkDeferredShapes } from './application.js';
-import { identityToPermissionsSchema, localUserSchema } from '../schemas/application.js';
-
-const DEFERRED = [localUserSchema, identityToPermissionsSchema];
 import { compile } from './compile.js';
 import { CheckContext } from './context.js';
 import { checkHrisPayload } from './hris.js';
@@ -36,9 +34,35 @@ export function validate(
   options: SemanticOptions = {},
 ): ValidationResult {
   const ctx = new CheckContext();
+  const shaped = checkShape(template, payload, ctx);
+  if (shaped) {
+    switch (template) {
+      case 'application':
+        checkApplicationPayload(shaped as ApplicationPayload, ctx, options);
+        break;
+      case 'identity_provider':
+        checkIdentityProviderPayload(shaped as IdentityProviderPayload, ctx);
+        break;
+      case 'hris':
+        checkHrisPayload(shaped as HrisPayload, ctx);
+        break;
+    }
+  }
+  return { errors: ctx.errors, warnings: ctx.warnings };
+}
+
+const DEFERRED = [localUserSchema, identityToPermissionsSchema];
+
+/**
+ * The structural check of a payload, leaving an application's local users and
+ * identity_to_permissions entries to the semantic pass, so a streamed collection is read once.
+ * Returns the payload to check semantically, or undefined when the shape is wrong (everything wrong
+ * with the shape is then reported, deferred collections included).
+ */
+export function checkShape(template: Template, payload: unknown, ctx: CheckContext): unknown {
   if (!(TEMPLATES as readonly string[]).includes(template)) {
     ctx.error(`unknown template ${JSON.stringify(template)}; allowed: ${TEMPLATES.join(', ')}`);
-    return { errors: ctx.errors, warnings: [] };
+    return undefined;
   }
   if (
     template === 'hris' &&
@@ -57,24 +81,12 @@ export function validate(
     payload !== null &&
     typeof payload === 'object' &&
     (payload as { incremental_change?: unknown }).incremental_change === true;
-  // The largest collections are checked entity by entity in the semantic pass, so each is read once.
   const deferred = template === 'application' ? DEFERRED : [];
   compile(payloadSchemas[template], { partial: incremental, deferred })(payload, ctx);
   // References are only meaningful once the shape is right; the deferred shapes are still listed.
   if (ctx.errors.length > 0) {
     if (template === 'application') checkDeferredShapes(payload, ctx, incremental);
-    return { errors: ctx.errors, warnings: ctx.warnings };
+    return undefined;
   }
-  switch (template) {
-    case 'application':
-      checkApplicationPayload(payload as ApplicationPayload, ctx, options);
-      break;
-    case 'identity_provider':
-      checkIdentityProviderPayload(payload as IdentityProviderPayload, ctx);
-      break;
-    case 'hris':
-      checkHrisPayload(payload as HrisPayload, ctx);
-      break;
-  }
-  return { errors: ctx.errors, warnings: ctx.warnings };
+  return payload;
 }

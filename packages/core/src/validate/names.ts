@@ -73,6 +73,11 @@ export class NameIndex {
     );
   }
 
+  /** The position of `key` among the keys (not aliases) in the order they were added, or -1. */
+  keyIndex(key: string, salt = 0): number {
+    return this.table.find(key, salt);
+  }
+
   get(key: string): number | undefined {
     const i = this.table.find(key);
     if (i !== -1) return this.table.valueAt(i);

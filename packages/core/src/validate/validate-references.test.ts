@@ -320,3 +320,55 @@ describe('incremental payloads', () => {
     expectOnly(validate('hris', p).errors, 'incremental_change', /not available for the hris template/);
   });
 });
+
+describe('identity_to_permissions entries', () => {
+  const alice = (p: any) => p.identity_to_permissions[0];
+  it.each([
+    ['the same local user in another case', (p: any) => ({ ...alice(p), identity: 'ALICE' })],
+    [
+      'a local user by name when it has a unique id',
+      (p: any) => {
+        wiki(p).local_users[0].unique_id = 'u-1';
+        alice(p).identity = 'alice';
+        return { ...alice(p) };
+      },
+    ],
+  ])('rejects a second entry for %s', (_what, second) => {
+    const p = app();
+    p.identity_to_permissions.push(second(p));
+    expectOnly(
+      validate('application', p).errors,
+      `identity_to_permissions[${p.identity_to_permissions.length - 1}].identity`,
+      /duplicate identity_to_permissions entry "(ALICE|alice)".* the first is at index 0/,
+    );
+  });
+  it('rejects a repeated entry when the payload has two applications', () => {
+    const p = app();
+    p.applications.push({ ...structuredClone(wiki(p)), name: 'Other Wiki' });
+    p.identity_to_permissions.push({
+      identity: 'alice',
+      identity_type: 'local_user',
+      role_assignments: [{ application: 'Other Wiki', role: 'Admin', apply_to_application: true }],
+    });
+    expectOnly(
+      validate('application', p).errors,
+      `identity_to_permissions[${p.identity_to_permissions.length - 1}].identity`,
+      /duplicate identity_to_permissions entry "alice"/,
+    );
+  });
+  it('accepts a local user and a local group of the same name', () => {
+    const p = app();
+    wiki(p).local_groups.push({ name: 'Alice' });
+    p.identity_to_permissions.push({
+      identity: 'alice',
+      identity_type: 'local_group',
+      application_permissions: [{ application: 'Team Wiki', permission: 'View', apply_to_application: true }],
+    });
+    expect(validate('application', p).errors).toEqual([]);
+  });
+  it('still knows a user whose other fields are malformed, so grants to it add no error', () => {
+    const p = app();
+    wiki(p).local_users[0].created_at = 'yesterday';
+    expectOnly(validate('application', p).errors, 'applications[0].local_users[0].created_at', /RFC 3339/);
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * Validation that shares the serializer's one read of a payload's large collections. An application
+ * payload with a million streamed users is otherwise read twice (once to validate, once to push),
+ * and each read produces the users again.
+ */
+import { describeInvalidPayload, ValidationError, type Violation } from '../errors.js';
+import type { ApplicationPayload, IdentityToPermissions, LocalUser } from '../schemas/application.js';
+import type { Template } from '../schemas/templates.js';
+import { ApplicationChecks, visitAll, type EntityVisitor } from './application.js';
+import type { Collection } from './collections.js';
+import { CheckContext } from './context.js';
+import { checkShape, validate } from './index.js';
+import type { SemanticOptions } from './options.js';
+
+export interface ValidationAsRead {
+  /**
+   * What to serialize in place of the payload: the same JSON, whose local users and
+   * identity_to_permissions entries are checked as the serializer reads them (`identity_to_permissions`
+   * may move after `applications`). Once they are all read, reading on throws a `ValidationError`
+   * listing every violation if there is any, so a consumer never receives the whole payload.
+   */
+  readonly value: unknown;
+  /** Violations found so far. */
+  readonly errors: readonly Violation[];
+  /** Warnings found so far; complete once `complete` is true. */
+  readonly warnings: readonly Violation[];
+  /** Whether every check has run: at once when nothing was left for the read, else after it. */
+  readonly complete: boolean;
+}
+
+/**
+ * Validates what it can of `payload` now and returns the value to serialize instead, which checks
+ * the rest while it is read. When `errors` is not empty on return, the payload is invalid already
+ * and `value` should not be sent. Other templates than `application`, and payloads that are not
+ * plain objects, are validated whole at once.
+ *
+ * @example
+ * const checked = validateAsRead('application', payload);
+ * if (checked.errors.length) throw new ValidationError('invalid', [...checked.errors]);
+ * for await (const chunk of jsonChunks(checked.value)) send(chunk); // throws ValidationError before the end if a user is invalid
+ */
+export function validateAsRead(
+  template: Template,
+  payload: unknown,
+  options: SemanticOptions = {},
+): ValidationAsRead {
+  if (template !== 'application' || !isPlain(payload)) return whole(template, payload, options);
+  const apps = (payload as { applications?: unknown }).applications;
+  if (!Array.isArray(apps) || !apps.every(isPlain)) return whole(template, payload, options);
+
+  const ctx = new CheckContext();
+  const shaped = checkShape(template, payload, ctx) as ApplicationPayload | undefined;
+  if (!shaped) return done(payload, ctx);
+  const checks = new ApplicationChecks(shaped, ctx, options);
+  checks.checkRest();
+  const grants = shaped.identity_to_permissions as Collection<IdentityToPermissions> | null | undefined;
+  if (ctx.errors.length > 0) {
+    // Invalid already: finish the checks in memory so that every violation is listed.
+    shaped.applications.forEach((app, a) =>
+      visitAll(app.local_users as Collection<LocalUser> | undefined, checks.localUsers(a)),
+    );
+    visitAll(grants, checks.grants);
+    checks.finish();
+    return done(payload, ctx);
+  }
+
+  // Users must be read before the grants that reference them: applications come first.
+  const state = { complete: false };
+  const pending: Inspected<unknown>[] = [];
+  const applications = shaped.applications.map((app, a) => {
+    const users = app.local_users as Collection<LocalUser> | null | undefined;
+    if (!users) {
+      visitAll(undefined, checks.localUsers(a));
+      return app;
+    }
+    const inspected = new Inspected(users, checks.localUsers(a), () => settle());
+    pending.push(inspected);
+    return { ...app, local_users: inspected };
+  });
+  let wrappedGrants: Inspected<IdentityToPermissions> | undefined;
+  if (grants) {
+    wrappedGrants = new Inspected(grants, checks.grants, () => settle());
+    pending.push(wrappedGrants);
+  } else {
+    visitAll(undefined, checks.grants);
+  }
+  // Same keys in the same order, except that identity_to_permissions follows applications.
+  const value: Record<string, unknown> = {};
+  for (const key of Object.keys(payload)) {
+    if (key === 'applications') {
+      value.applications = applications;
+      if ('identity_to_permissions' in value) {
+        delete value.identity_to_permissions;
+        value.identity_to_permissions = wrappedGrants ?? grants;
+      }
+    } else if (key === 'identity_to_permissions') value.identity_to_permissions = wrappedGrants ?? grants;
+    else value[key] = payload[key];
+  }
+
+  /** Called as each wrapped collection is read through; the last one finishes the checks. */
+  let ended = 0;
+  const settle = (): void => {
+    if (++ended < pending.length) return;
+    checks.finish();
+    state.complete = true;
+    if (ctx.errors.length > 0) {
+      throw new ValidationError(describeInvalidPayload('application', ctx.errors), ctx.errors, {
+        hints: [
+          'the payload was not serialized to its end: whoever received part of it has no whole payload',
+        ],
+      });
+    }
+  };
+  if (pending.length === 0) {
+    checks.finish();
+    return done(value, ctx);
+  }
+  return {
+    value,
+    errors: ctx.errors,
+    warnings: ctx.warnings,
+    get complete() {
+      return state.complete;
+    },
+  };
+}
+
+function whole(template: Template, payload: unknown, options: SemanticOptions): ValidationAsRead {
+  const { errors, warnings } = validate(template, payload, options);
+  return { value: payload, errors, warnings, complete: true };
+}
+
+function done(value: unknown, ctx: CheckContext): ValidationAsRead {
+  return { value, errors: ctx.errors, warnings: ctx.warnings, complete: true };
+}
+
+function isPlain(x: unknown): x is Record<string, unknown> {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
+  const proto: unknown = Object.getPrototypeOf(x);
+  return (
+    (proto === Object.prototype || proto === null) && typeof (x as { toJSON?: unknown }).toJSON !== 'function'
+  );
+}
+
+/**
+ * A collection whose entities go through a visitor as they are read. It may be read once; the
+ * serializer writes it as an array.
+ */
+class Inspected<T> implements Iterable<T> {
+  private read = false;
+
+  constructor(
+    private readonly source: Collection<T>,
+    private readonly visitor: EntityVisitor<T>,
+    private readonly onEnd: () => void,
+  ) {}
+
+  [Symbol.iterator](): Iterator<T> {
+    if (this.read) throw new Error('validateAsRead: a checked collection was read twice');
+    this.read = true;
+    const { visitor, onEnd } = this;
+    const inner = this.source[Symbol.iterator]();
+    let index = 0;
+    let begun = false;
+    return {
+      next(): IteratorResult<T> {
+        if (!begun) {
+          begun = true;
+          visitor.begin();
+        }
+        const r = inner.next();
+        if (r.done === true) {
+          visitor.end();
+          onEnd();
+          return r;
+        }
+        visitor.visit(r.value, index++);
+        return r;
+      },
+      return(value?: unknown): IteratorResult<T> {
+        inner.return?.(value);
+        return { done: true, value: value as T };
+      },
+    };
+  }
+}

@@ -118,7 +118,7 @@ export class ApplicationBuilder {
   /** Adds a top-level resource; sub-resources are added on the returned builder. */
   addResource(input: ResourceInput): ResourceBuilder {
     const resource = { ...input };
-    const builder = new ResourceBuilder(resource, input.id ?? input.name);
+    const builder = new ResourceBuilder(resource, undefined);
     this.resources.add(input.id ?? input.name, builder, input.id ? input.name : undefined);
     (this.app.resources ??= []).push(resource);
     return builder;

@@ -5,16 +5,21 @@ import { NameTable } from '../internal/name-table.js';
 export class Registry<T> {
   private readonly byKey = new NameTable<T>();
 
+  /** @param scope where the items live, for messages (` in application "x"`); a function is called only for a message. */
   constructor(
     private readonly kind: string,
-    private readonly scope = '',
+    private readonly scope: string | (() => string) = '',
   ) {}
+
+  private where(): string {
+    return typeof this.scope === 'string' ? this.scope : this.scope();
+  }
 
   /** Adds `item` under `key` (and an alias, e.g. a name beside a unique id); throws `DUPLICATE_ENTITY` if `key` is taken. */
   add(key: string, item: T, alias?: string | null): T {
     if (this.byKey.insert(key, item) !== -1) {
       throw new OaaError(
-        `duplicate ${this.kind} ${JSON.stringify(key)}${this.scope}: names and ids compare without case`,
+        `duplicate ${this.kind} ${JSON.stringify(key)}${this.where()}: names and ids compare without case`,
         {
           code: 'DUPLICATE_ENTITY',
           details: { kind: this.kind, key },
@@ -52,7 +57,7 @@ export class Registry<T> {
     const i = this.byKey.find(key);
     if (i === -1) {
       throw new OaaError(
-        `${fromKind} ${JSON.stringify(fromName)} references ${this.kind} ${JSON.stringify(key)}${this.scope}, which has not been added`,
+        `${fromKind} ${JSON.stringify(fromName)} references ${this.kind} ${JSON.stringify(key)}${this.where()}, which has not been added`,
         {
           code: 'UNKNOWN_REFERENCE',
           details: { kind: this.kind, key },

@@ -5,7 +5,9 @@
  * inserts here, every lookup needs a `toLowerCase()` copy, and composite keys need a concatenation.
  * This table hashes the case-folded characters in place, stores slots in typed arrays (one
  * allocation, nothing for the garbage collector to trace), and takes a small integer `salt` (0..255) so a
- * (kind, name) pair needs no concatenated key.
+ * (kind, name) pair needs no concatenated key. It keeps the folded characters of ASCII keys in a
+ * byte arena rather than the key strings: a million user names then die young instead of being
+ * copied through the young generation into the old one.
  */
 
 const EMPTY = 0;
@@ -50,9 +52,25 @@ export function sameName(a: string, b: string): boolean {
 
 /** Up to this many entries a table is a plain list: most tables (sub-resources, roles) stay this small. */
 const SMALL = 8;
+/**
+ * Up to this many entries, lookups first try a `Map` of the exact strings seen (salt 0): references
+ * to groups and roles mostly repeat a name as written, and V8 hashes a string once and keeps it.
+ */
+const EXACT_LIMIT = 1 << 16;
+
+/** Whether `s` has a character outside ASCII (its folding is then `toLowerCase`). */
+function isWide(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 128) return true;
+  return false;
+}
 
 export class NameTable<V = number> {
-  private keys: string[] = [];
+  private count = 0;
+  /** Folded ASCII keys, back to back; entry i ends at `ends[i]` and starts where i - 1 ends. */
+  private arena = new Uint8Array(64);
+  private ends = new Int32Array(SMALL + 1);
+  /** Folded keys (`toLowerCase`) that are not ASCII, by entry. */
+  private wide: Map<number, string> | undefined;
   private salts = new Uint8Array(SMALL + 1);
   private values: V[] = [];
   /**
@@ -61,18 +79,24 @@ export class NameTable<V = number> {
    */
   private slots: Int32Array | undefined;
   private mask = 0;
+  /** Exact spelling -> entry index, for salt 0, while the table is at most EXACT_LIMIT entries. */
+  private exact: Map<string, number> | undefined;
 
   get size(): number {
-    return this.keys.length;
+    return this.count;
   }
 
   /** The index of the entry equal to `key` (ignoring case) with this `salt`, or -1. */
   find(key: string, salt = 0): number {
     const slots = this.slots;
     if (slots === undefined) {
-      const keys = this.keys;
-      for (let i = 0; i < keys.length; i++) if (this.salts[i] === salt && sameName(keys[i]!, key)) return i;
+      for (let i = 0; i < this.count; i++) if (this.salts[i] === salt && this.equals(i, key)) return i;
       return -1;
+    }
+    const exact = salt === 0 ? this.exact : undefined;
+    if (exact !== undefined) {
+      const hit = exact.get(key);
+      if (hit !== undefined) return hit;
     }
     const h = hashOf(key, salt);
     const mask = this.mask;
@@ -82,7 +106,11 @@ export class NameTable<V = number> {
       if (entry === EMPTY) return -1;
       if (slots[2 * slot] === h) {
         const i = entry - 1;
-        if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+        if (this.salts[i] === salt && this.equals(i, key)) {
+          // Another spelling of a key: remembered too, within bounds.
+          if (exact !== undefined && exact.size < 2 * EXACT_LIMIT) exact.set(key, i);
+          return i;
+        }
       }
       slot = (slot + 1) & mask;
     }
@@ -95,7 +123,7 @@ export class NameTable<V = number> {
       const existing = this.find(key, salt);
       if (existing !== -1) return existing;
       this.push(key, value, salt);
-      if (this.keys.length > SMALL) this.rehash(SMALL * 8);
+      if (this.count > SMALL) this.rehash(SMALL * 8);
       return -1;
     }
     const h = hashOf(key, salt);
@@ -106,13 +134,17 @@ export class NameTable<V = number> {
       if (entry === EMPTY) break;
       if (slots[2 * slot] === h) {
         const i = entry - 1;
-        if (this.salts[i] === salt && sameName(this.keys[i]!, key)) return i;
+        if (this.salts[i] === salt && this.equals(i, key)) return i;
       }
       slot = (slot + 1) & mask;
     }
     const index = this.push(key, value, salt);
     slots[2 * slot] = h;
     slots[2 * slot + 1] = index + 1;
+    if (this.exact !== undefined) {
+      if (index >= EXACT_LIMIT) this.exact = undefined;
+      else if (salt === 0) this.exact.set(key, index);
+    }
     if ((index + 1) * 2 > mask) this.rehash((mask + 1) * 2);
     return -1;
   }
@@ -122,29 +154,77 @@ export class NameTable<V = number> {
     return this.values[index]!;
   }
 
-  keyAt(index: number): string {
-    return this.keys[index]!;
-  }
-
   /** Drops every entry, releasing the memory. */
   clear(): void {
-    this.keys = [];
+    this.count = 0;
+    this.arena = new Uint8Array(64);
+    this.ends = new Int32Array(SMALL + 1);
+    this.wide = undefined;
     this.salts = new Uint8Array(SMALL + 1);
     this.values = [];
     this.slots = undefined;
     this.mask = 0;
+    this.exact = undefined;
+  }
+
+  /** Whether entry `i` holds `key`, ignoring case. */
+  private equals(i: number, key: string): boolean {
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const length = this.ends[i]! - start;
+    if (this.wide !== undefined) {
+      const wide = this.wide.get(i);
+      if (wide !== undefined) return isWide(key) && key.toLowerCase() === wide;
+    }
+    if (key.length !== length) return isWide(key) && this.equalsFolded(start, length, key.toLowerCase());
+    const arena = this.arena;
+    for (let j = 0; j < length; j++) {
+      let c = key.charCodeAt(j);
+      // Up to the first non-ASCII character, folding is per character and positions agree.
+      if (c >= 128) return this.equalsFolded(start, length, key.toLowerCase());
+      if (c >= 65 && c <= 90) c |= 32;
+      if (arena[start + j] !== c) return false;
+    }
+    return true;
+  }
+
+  /** Whether the arena bytes at `start` spell `folded` (already lower-cased). */
+  private equalsFolded(start: number, length: number, folded: string): boolean {
+    if (folded.length !== length) return false;
+    for (let j = 0; j < length; j++) if (this.arena[start + j] !== folded.charCodeAt(j)) return false;
+    return true;
   }
 
   private push(key: string, value: V, salt: number): number {
-    const index = this.keys.length;
-    this.keys.push(key);
-    this.values.push(value);
+    const index = this.count++;
     if (index >= this.salts.length) {
-      const grown = new Uint8Array(this.salts.length * 2);
-      grown.set(this.salts);
-      this.salts = grown;
+      const salts = new Uint8Array(this.salts.length * 2);
+      salts.set(this.salts);
+      this.salts = salts;
+      const ends = new Int32Array(this.ends.length * 2);
+      ends.set(this.ends);
+      this.ends = ends;
     }
     this.salts[index] = salt;
+    this.values.push(value);
+    let start = index === 0 ? 0 : this.ends[index - 1]!;
+    const folded = isWide(key) ? key.toLowerCase() : key;
+    if (isWide(folded)) {
+      (this.wide ??= new Map()).set(index, folded);
+      this.ends[index] = start;
+      return index;
+    }
+    if (start + folded.length > this.arena.length) {
+      const arena = new Uint8Array(Math.max(this.arena.length * 2, start + folded.length));
+      arena.set(this.arena);
+      this.arena = arena;
+    }
+    const arena = this.arena;
+    for (let j = 0; j < folded.length; j++) {
+      let c = folded.charCodeAt(j);
+      if (c >= 65 && c <= 90) c |= 32;
+      arena[start++] = c;
+    }
+    this.ends[index] = start;
     return index;
   }
 
@@ -160,11 +240,22 @@ export class NameTable<V = number> {
       slots[2 * slot + 1] = entry;
     };
     if (old === undefined) {
-      for (let i = 0; i < this.keys.length; i++) place(hashOf(this.keys[i]!, this.salts[i]!), i + 1);
+      this.exact = new Map();
+      for (let i = 0; i < this.count; i++) place(this.hashAt(i), i + 1);
     } else {
       for (let s = 0; s < old.length; s += 2) if (old[s + 1] !== EMPTY) place(old[s]!, old[s + 1]!);
     }
     this.slots = slots;
     this.mask = mask;
+  }
+
+  /** The hash of entry i, from its folded key. */
+  private hashAt(i: number): number {
+    const wide = this.wide?.get(i);
+    if (wide !== undefined) return hashLowered(wide, this.salts[i]!);
+    let h = seed(this.salts[i]!);
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    for (let j = start; j < this.ends[i]!; j++) h = Math.imul(h ^ this.arena[j]!, 16777619);
+    return h;
   }
 }

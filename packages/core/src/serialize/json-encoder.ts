@@ -16,6 +16,9 @@ const MAX_SYNC_DEPTH = 64;
 /** Extra capacity of each block beyond the chunk size, so the value that crosses it rarely needs a copy. */
 const HEADROOM = 64 * 1024;
 const EMPTY = Buffer.alloc(0);
+/** The encoded `"name":` of property names seen, shared by every encoder; bounded. */
+const KEY_BYTES = new Map<string, Uint8Array>();
+const MAX_KEYS_KEPT = 4096;
 
 /**
  * Writes JSON text as UTF-8 straight into byte blocks, with no intermediate strings for the common
@@ -98,10 +101,24 @@ export class JsonEncoder {
     this.pos = p;
   }
 
-  /** Writes a property name and its colon. */
+  /**
+   * Writes a property name and its colon. Payloads repeat a few dozen names millions of times: their
+   * bytes are kept once written and copied in one native call after that.
+   */
   key(name: string): void {
-    this.string(name);
-    this.byte(COLON);
+    const bytes = KEY_BYTES.get(name);
+    if (bytes === undefined) {
+      const start = this.pos;
+      this.string(name);
+      this.byte(COLON);
+      if (KEY_BYTES.size < MAX_KEYS_KEPT)
+        KEY_BYTES.set(name, Uint8Array.prototype.slice.call(this.out, start, this.pos));
+      return;
+    }
+    const n = bytes.length;
+    if (this.pos + n > this.out.length) this.grow(n);
+    this.out.set(bytes, this.pos);
+    this.pos += n;
   }
 
   /** The general string path from index `from` on: escapes and multi-byte UTF-8, capacity checked per unit. */

@@ -99,7 +99,7 @@ function build(def: Def): Check {
       return (v, ctx) => (inner ??= compile((def.getter as () => z.ZodType)(), options))(v, ctx);
     }
     case 'string':
-      return withChecks(def, (v) => typeof v === 'string', 'a string');
+      return stringCheck(def);
     case 'number':
       return withChecks(def, (v) => typeof v === 'number' && Number.isFinite(v), 'a number');
     case 'boolean':
@@ -141,6 +141,29 @@ function withChecks(def: Def, test: (v: unknown) => boolean, expected: string): 
       if (problem !== undefined) return ctx.error(problem);
     }
   };
+}
+
+/** Strings are most of a payload: one closure for the usual case of one or two rules. */
+function stringCheck(def: Def): Check {
+  const own = typeof def.check === 'string' ? [compileCheck(def as unknown as CheckDef)] : [];
+  const checks = [...own, ...(def.checks ?? []).map((c) => compileCheck(c._zod.def))];
+  const wrongType = (v: unknown, ctx: CheckContext) => ctx.error(`must be a string, got ${kindOf(v)}`);
+  const [first, second] = checks;
+  if (checks.length === 1) {
+    return (v, ctx) => {
+      if (typeof v !== 'string') return wrongType(v, ctx);
+      const problem = first!(v);
+      if (problem !== undefined) ctx.error(problem);
+    };
+  }
+  if (checks.length === 2) {
+    return (v, ctx) => {
+      if (typeof v !== 'string') return wrongType(v, ctx);
+      const problem = first!(v) ?? second!(v);
+      if (problem !== undefined) ctx.error(problem);
+    };
+  }
+  return withChecks(def, (v) => typeof v === 'string', 'a string');
 }
 
 /** One zod check as a function returning a problem description, or undefined when it passes. */
@@ -264,9 +287,20 @@ function isOptional(schema: AnySchema): boolean {
 function buildObject(def: Def): Check {
   const shape = def.shape as Record<string, AnySchema>;
   const known: Record<string, Check> = Object.create(null) as Record<string, Check>;
+  // Fields that may be null: their checker is the inner one, called only for other values.
+  const nullable: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
   const required: string[] = [];
   for (const [key, field] of Object.entries(shape)) {
-    known[key] = compileSchema(field);
+    let inner = field;
+    for (;;) {
+      const t = inner._zod.def.type;
+      if (t === 'optional' && !inner._zod.def.checks?.length) inner = inner._zod.def.innerType as AnySchema;
+      else if (t === 'nullable' && !inner._zod.def.checks?.length) {
+        nullable[key] = true;
+        inner = inner._zod.def.innerType as AnySchema;
+      } else break;
+    }
+    known[key] = compileSchema(inner);
     if (!mode.partial && !isOptional(field)) required.push(key);
   }
   const catchall = def.catchall as AnySchema | undefined;
@@ -284,7 +318,7 @@ function buildObject(def: Def): Check {
         continue;
       }
       const value = obj[key];
-      if (value === undefined) continue;
+      if (value === undefined || (value === null && nullable[key] === true)) continue;
       path.push(key);
       check(value, ctx);
       path.pop();

@@ -64,14 +64,18 @@ function isWide(s: string): boolean {
   return false;
 }
 
+/** Shared zero-length arrays: a table allocates nothing until its first entry (builders make one per resource). */
+const NO_BYTES = new Uint8Array(0);
+const NO_INTS = new Int32Array(0);
+
 export class NameTable<V = number> {
   private count = 0;
   /** Folded ASCII keys, back to back; entry i ends at `ends[i]` and starts where i - 1 ends. */
-  private arena = new Uint8Array(64);
-  private ends = new Int32Array(SMALL + 1);
+  private arena = NO_BYTES;
+  private ends = NO_INTS;
   /** Folded keys (`toLowerCase`) that are not ASCII, by entry. */
   private wide: Map<number, string> | undefined;
-  private salts = new Uint8Array(SMALL + 1);
+  private salts = NO_BYTES;
   private values: V[] = [];
   /**
    * Open addressing, allocated once the table outgrows SMALL: pairs of (hash, entry index + 1 or
@@ -126,7 +130,20 @@ export class NameTable<V = number> {
       if (this.count > SMALL) this.rehash(SMALL * 8);
       return -1;
     }
-    const h = hashOf(key, salt);
+    // One pass over the key: fold its characters into the arena past the last entry while hashing
+    // them, and compare candidates byte for byte. The bytes count only if the key is new.
+    const start = this.count === 0 ? 0 : this.ends[this.count - 1]!;
+    const n = key.length;
+    if (start + n > this.arena.length) this.growArena(start + n);
+    const arena = this.arena;
+    let h = seed(salt);
+    for (let j = 0; j < n; j++) {
+      let c = key.charCodeAt(j);
+      if (c >= 128) return this.insertWide(key, value, salt);
+      if (c >= 65 && c <= 90) c |= 32;
+      arena[start + j] = c;
+      h = Math.imul(h ^ c, 16777619);
+    }
     const mask = this.mask;
     let slot = h & mask;
     for (;;) {
@@ -134,19 +151,53 @@ export class NameTable<V = number> {
       if (entry === EMPTY) break;
       if (slots[2 * slot] === h) {
         const i = entry - 1;
-        if (this.salts[i] === salt && this.equals(i, key)) return i;
+        if (this.salts[i] === salt && this.sameAsPending(i, start, n)) return i;
       }
       slot = (slot + 1) & mask;
     }
+    const index = this.reserve(value, salt);
+    this.ends[index] = start + n;
+    this.place(slot, h, index, key, salt);
+    return -1;
+  }
+
+  /** `insert` of a key with non-ASCII characters (folded with `toLowerCase`). */
+  private insertWide(key: string, value: V, salt: number): number {
+    const existing = this.find(key, salt);
+    if (existing !== -1) return existing;
+    const h = hashOf(key, salt);
+    let slot = h & this.mask;
+    while (this.slots![2 * slot + 1] !== EMPTY) slot = (slot + 1) & this.mask;
     const index = this.push(key, value, salt);
+    this.place(slot, h, index, key, salt);
+    return -1;
+  }
+
+  /** Whether entry `i` has the folded bytes written at `start` (length `n`) by `insert`. */
+  private sameAsPending(i: number, start: number, n: number): boolean {
+    if (this.wide?.has(i) === true) return false;
+    const from = i === 0 ? 0 : this.ends[i - 1]!;
+    if (this.ends[i]! - from !== n) return false;
+    const arena = this.arena;
+    for (let j = 0; j < n; j++) if (arena[from + j] !== arena[start + j]) return false;
+    return true;
+  }
+
+  /** Records a new entry at `slot` and grows the slots when half full. */
+  private place(slot: number, h: number, index: number, key: string, salt: number): void {
+    const slots = this.slots!;
     slots[2 * slot] = h;
     slots[2 * slot + 1] = index + 1;
     if (this.exact !== undefined) {
       if (index >= EXACT_LIMIT) this.exact = undefined;
       else if (salt === 0) this.exact.set(key, index);
     }
-    if ((index + 1) * 2 > mask) this.rehash((mask + 1) * 2);
-    return -1;
+    if ((index + 1) * 2 > this.mask) this.rehash((this.mask + 1) * 2);
+  }
+
+  /** Whether the entry at `index` is `key` (ignoring case) with this `salt`. */
+  holds(index: number, key: string, salt = 0): boolean {
+    return this.salts[index] === salt && this.equals(index, key);
   }
 
   /** The value of the entry at `index` (from `find` or `insert`). */
@@ -157,10 +208,10 @@ export class NameTable<V = number> {
   /** Drops every entry, releasing the memory. */
   clear(): void {
     this.count = 0;
-    this.arena = new Uint8Array(64);
-    this.ends = new Int32Array(SMALL + 1);
+    this.arena = NO_BYTES;
+    this.ends = NO_INTS;
     this.wide = undefined;
-    this.salts = new Uint8Array(SMALL + 1);
+    this.salts = NO_BYTES;
     this.values = [];
     this.slots = undefined;
     this.mask = 0;
@@ -194,30 +245,40 @@ export class NameTable<V = number> {
     return true;
   }
 
-  private push(key: string, value: V, salt: number): number {
+  /** Adds entry `count` with its salt and value; its key bytes are the caller's to write. */
+  private reserve(value: V, salt: number): number {
     const index = this.count++;
     if (index >= this.salts.length) {
-      const salts = new Uint8Array(this.salts.length * 2);
+      const capacity = Math.max(4, this.salts.length * 2);
+      const salts = new Uint8Array(capacity);
       salts.set(this.salts);
       this.salts = salts;
-      const ends = new Int32Array(this.ends.length * 2);
+      const ends = new Int32Array(capacity);
       ends.set(this.ends);
       this.ends = ends;
     }
     this.salts[index] = salt;
     this.values.push(value);
-    let start = index === 0 ? 0 : this.ends[index - 1]!;
+    return index;
+  }
+
+  private growArena(needed: number): void {
+    const arena = new Uint8Array(Math.max(64, this.arena.length * 2, needed));
+    arena.set(this.arena);
+    this.arena = arena;
+  }
+
+  /** Adds an entry for `key`, folding it into the arena (or `wide`). */
+  private push(key: string, value: V, salt: number): number {
+    let start = this.count === 0 ? 0 : this.ends[this.count - 1]!;
+    const index = this.reserve(value, salt);
     const folded = isWide(key) ? key.toLowerCase() : key;
     if (isWide(folded)) {
       (this.wide ??= new Map()).set(index, folded);
       this.ends[index] = start;
       return index;
     }
-    if (start + folded.length > this.arena.length) {
-      const arena = new Uint8Array(Math.max(this.arena.length * 2, start + folded.length));
-      arena.set(this.arena);
-      this.arena = arena;
-    }
+    if (start + folded.length > this.arena.length) this.growArena(start + folded.length);
     const arena = this.arena;
     for (let j = 0; j < folded.length; j++) {
       let c = folded.charCodeAt(j);
@@ -233,17 +294,23 @@ export class NameTable<V = number> {
     const old = this.slots;
     const slots = new Int32Array(size * 2);
     const mask = size - 1;
-    const place = (h: number, entry: number) => {
+    if (old === undefined) this.exact = new Map();
+    const n = old === undefined ? this.count : old.length >> 1;
+    for (let k = 0; k < n; k++) {
+      let h: number;
+      let entry: number;
+      if (old === undefined) {
+        h = this.hashAt(k);
+        entry = k + 1;
+      } else {
+        entry = old[2 * k + 1]!;
+        if (entry === EMPTY) continue;
+        h = old[2 * k]!;
+      }
       let slot = h & mask;
       while (slots[2 * slot + 1] !== EMPTY) slot = (slot + 1) & mask;
       slots[2 * slot] = h;
       slots[2 * slot + 1] = entry;
-    };
-    if (old === undefined) {
-      this.exact = new Map();
-      for (let i = 0; i < this.count; i++) place(this.hashAt(i), i + 1);
-    } else {
-      for (let s = 0; s < old.length; s += 2) if (old[s + 1] !== EMPTY) place(old[s]!, old[s + 1]!);
     }
     this.slots = slots;
     this.mask = mask;

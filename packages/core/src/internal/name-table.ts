@@ -5,9 +5,9 @@
  * inserts here, every lookup needs a `toLowerCase()` copy, and composite keys need a concatenation.
  * This table hashes the case-folded characters in place, stores slots in typed arrays (one
  * allocation, nothing for the garbage collector to trace), and takes a small integer `salt` (0..255) so a
- * (kind, name) pair needs no concatenated key. It keeps the folded characters of ASCII keys in a
- * byte arena rather than the key strings: a million user names then die young instead of being
- * copied through the young generation into the old one.
+ * (kind, name) pair needs no concatenated key. It keeps the characters of ASCII keys in a byte
+ * arena rather than the key strings: a million user names then die young instead of being copied
+ * through the young generation into the old one.
  */
 
 const EMPTY = 0;
@@ -64,16 +64,18 @@ function isWide(s: string): boolean {
   return false;
 }
 
+const fold = (c: number): number => (c >= 65 && c <= 90 ? c | 32 : c);
+
 /** Shared zero-length arrays: a table allocates nothing until its first entry (builders make one per resource). */
 const NO_BYTES = new Uint8Array(0);
 const NO_INTS = new Int32Array(0);
 
 export class NameTable<V = number> {
   private count = 0;
-  /** Folded ASCII keys, back to back; entry i ends at `ends[i]` and starts where i - 1 ends. */
+  /** ASCII keys as written, back to back; entry i ends at `ends[i]` and starts where i - 1 ends. */
   private arena = NO_BYTES;
   private ends = NO_INTS;
-  /** Folded keys (`toLowerCase`) that are not ASCII, by entry. */
+  /** Keys with non-ASCII characters, as written, by entry (they take no arena bytes). */
   private wide: Map<number, string> | undefined;
   private salts = NO_BYTES;
   private values: V[] = [];
@@ -85,6 +87,11 @@ export class NameTable<V = number> {
   private mask = 0;
   /** Exact spelling -> entry index, for salt 0, while the table is at most EXACT_LIMIT entries. */
   private exact: Map<string, number> | undefined;
+  /** Entries from here on were appended unchecked and wait for `indexPending`; their hashes follow. */
+  private pendingFrom = 0;
+  private pendingHashes = NO_INTS;
+  /** Appended entries found to repeat an earlier key: never found, never held. */
+  private dead: Set<number> | undefined;
 
   get size(): number {
     return this.count;
@@ -92,9 +99,11 @@ export class NameTable<V = number> {
 
   /** The index of the entry equal to `key` (ignoring case) with this `salt`, or -1. */
   find(key: string, salt = 0): number {
+    if (this.pendingFrom !== this.count) throw new Error('NameTable: indexPending() must follow append()');
     const slots = this.slots;
     if (slots === undefined) {
-      for (let i = 0; i < this.count; i++) if (this.salts[i] === salt && this.equals(i, key)) return i;
+      for (let i = 0; i < this.count; i++)
+        if (this.salts[i] === salt && this.equals(i, key) && this.dead?.has(i) !== true) return i;
       return -1;
     }
     const exact = salt === 0 ? this.exact : undefined;
@@ -120,89 +129,140 @@ export class NameTable<V = number> {
     }
   }
 
+  /** Whether the entry at `index` is `key` (ignoring case) with this `salt`. */
+  holds(index: number, key: string, salt = 0): boolean {
+    return this.salts[index] === salt && this.dead?.has(index) !== true && this.equals(index, key);
+  }
+
   /** Adds `key` with `value` unless an equal key exists; returns the existing entry's index, or -1 when added. */
   insert(key: string, value: V, salt = 0): number {
-    const slots = this.slots;
-    if (slots === undefined) {
-      const existing = this.find(key, salt);
-      if (existing !== -1) return existing;
-      this.push(key, value, salt);
-      if (this.count > SMALL) this.rehash(SMALL * 8);
-      return -1;
+    const existing = this.find(key, salt);
+    if (existing !== -1) return existing;
+    const index = this.append(key, value, salt);
+    this.pendingFrom = this.count;
+    if (this.slots !== undefined) this.place(this.pendingHashes[0]!, index, key, salt);
+    else if (this.count > SMALL) this.rehash(SMALL * 8);
+    return -1;
+  }
+
+  /**
+   * Adds `key` without looking for an equal one, for many keys at a time: no lookup may come
+   * before `indexPending`, which finds the repeated keys among them all at once. A million inserts
+   * each waiting on a random memory access cost several times one pass that places them all.
+   */
+  append(key: string, value: V, salt = 0): number {
+    const index = this.count++;
+    if (index >= this.salts.length) {
+      const capacity = Math.max(4, this.salts.length * 2);
+      const salts = new Uint8Array(capacity);
+      salts.set(this.salts);
+      this.salts = salts;
+      const ends = new Int32Array(capacity);
+      ends.set(this.ends);
+      this.ends = ends;
     }
-    // One pass over the key: fold its characters into the arena past the last entry while hashing
-    // them, and compare candidates byte for byte. The bytes count only if the key is new.
-    const start = this.count === 0 ? 0 : this.ends[this.count - 1]!;
+    this.salts[index] = salt;
+    this.values.push(value);
+    const pending = index - this.pendingFrom;
+    if (pending >= this.pendingHashes.length) {
+      const hashes = new Int32Array(Math.max(4, this.pendingHashes.length * 2));
+      hashes.set(this.pendingHashes);
+      this.pendingHashes = hashes;
+    }
+    // One pass over the key: copy it into the arena while hashing its folded characters.
+    const start = index === 0 ? 0 : this.ends[index - 1]!;
     const n = key.length;
-    if (start + n > this.arena.length) this.growArena(start + n);
+    if (start + n > this.arena.length) {
+      const arena = new Uint8Array(Math.max(64, this.arena.length * 2, start + n));
+      arena.set(this.arena);
+      this.arena = arena;
+    }
     const arena = this.arena;
     let h = seed(salt);
     for (let j = 0; j < n; j++) {
-      let c = key.charCodeAt(j);
-      if (c >= 128) return this.insertWide(key, value, salt);
-      if (c >= 65 && c <= 90) c |= 32;
-      arena[start + j] = c;
-      h = Math.imul(h ^ c, 16777619);
-    }
-    const mask = this.mask;
-    let slot = h & mask;
-    for (;;) {
-      const entry = slots[2 * slot + 1]!;
-      if (entry === EMPTY) break;
-      if (slots[2 * slot] === h) {
-        const i = entry - 1;
-        if (this.salts[i] === salt && this.sameAsPending(i, start, n)) return i;
+      const c = key.charCodeAt(j);
+      if (c >= 128) {
+        (this.wide ??= new Map()).set(index, key);
+        this.ends[index] = start;
+        this.pendingHashes[pending] = hashLowered(key.toLowerCase(), salt);
+        return index;
       }
-      slot = (slot + 1) & mask;
+      arena[start + j] = c;
+      h = Math.imul(h ^ fold(c), 16777619);
     }
-    const index = this.reserve(value, salt);
     this.ends[index] = start + n;
-    this.place(slot, h, index, key, salt);
-    return -1;
+    this.pendingHashes[pending] = h;
+    return index;
   }
 
-  /** `insert` of a key with non-ASCII characters (folded with `toLowerCase`). */
-  private insertWide(key: string, value: V, salt: number): number {
-    const existing = this.find(key, salt);
-    if (existing !== -1) return existing;
-    const h = hashOf(key, salt);
-    let slot = h & this.mask;
-    while (this.slots![2 * slot + 1] !== EMPTY) slot = (slot + 1) & this.mask;
-    const index = this.push(key, value, salt);
-    this.place(slot, h, index, key, salt);
-    return -1;
-  }
-
-  /** Whether entry `i` has the folded bytes written at `start` (length `n`) by `insert`. */
-  private sameAsPending(i: number, start: number, n: number): boolean {
-    if (this.wide?.has(i) === true) return false;
-    const from = i === 0 ? 0 : this.ends[i - 1]!;
-    if (this.ends[i]! - from !== n) return false;
-    const arena = this.arena;
-    for (let j = 0; j < n; j++) if (arena[from + j] !== arena[start + j]) return false;
-    return true;
-  }
-
-  /** Records a new entry at `slot` and grows the slots when half full. */
-  private place(slot: number, h: number, index: number, key: string, salt: number): void {
-    const slots = this.slots!;
-    slots[2 * slot] = h;
-    slots[2 * slot + 1] = index + 1;
-    if (this.exact !== undefined) {
-      if (index >= EXACT_LIMIT) this.exact = undefined;
-      else if (salt === 0) this.exact.set(key, index);
+  /**
+   * Indexes the entries appended since the last call, in order. Each whose key equals an earlier
+   * entry's (with the same salt) is left out of the index, and `duplicate(entry, earlier)` is called.
+   */
+  indexPending(duplicate: (entry: number, earlier: number) => void): void {
+    const from = this.pendingFrom;
+    const count = this.count;
+    this.pendingFrom = count;
+    if (this.slots === undefined) {
+      if (count <= SMALL) {
+        for (let k = from; k < count; k++)
+          for (let j = 0; j < k; j++)
+            if (this.salts[j] === this.salts[k] && this.dead?.has(j) !== true && this.sameEntries(j, k)) {
+              (this.dead ??= new Set()).add(k);
+              duplicate(k, j);
+              break;
+            }
+        return;
+      }
+      this.rehash(SMALL * 8, from);
     }
-    if ((index + 1) * 2 > this.mask) this.rehash((this.mask + 1) * 2);
-  }
-
-  /** Whether the entry at `index` is `key` (ignoring case) with this `salt`. */
-  holds(index: number, key: string, salt = 0): boolean {
-    return this.salts[index] === salt && this.equals(index, key);
+    let size = this.mask + 1;
+    while (count * 2 > size) size *= 2;
+    if (size !== this.mask + 1) this.rehash(size);
+    const slots = this.slots!;
+    const mask = this.mask;
+    const hashes = this.pendingHashes;
+    for (let k = from; k < count; k++) {
+      const h = hashes[k - from]!;
+      let slot = h & mask;
+      let earlier = -1;
+      for (;;) {
+        const entry = slots[2 * slot + 1]!;
+        if (entry === EMPTY) break;
+        if (
+          slots[2 * slot] === h &&
+          this.salts[entry - 1] === this.salts[k] &&
+          this.sameEntries(entry - 1, k)
+        ) {
+          earlier = entry - 1;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      if (earlier !== -1) {
+        (this.dead ??= new Set()).add(k);
+        duplicate(k, earlier);
+        continue;
+      }
+      slots[2 * slot] = h;
+      slots[2 * slot + 1] = k + 1;
+    }
+    if (this.exact !== undefined && count > EXACT_LIMIT) this.exact = undefined;
   }
 
   /** The value of the entry at `index` (from `find` or `insert`). */
   valueAt(index: number): V {
     return this.values[index]!;
+  }
+
+  /** The key of the entry at `index`, as it was written. */
+  keyAt(index: number): string {
+    const wide = this.wide?.get(index);
+    if (wide !== undefined) return wide;
+    const start = index === 0 ? 0 : this.ends[index - 1]!;
+    let out = '';
+    for (let j = start; j < this.ends[index]!; j++) out += String.fromCharCode(this.arena[j]!);
+    return out;
   }
 
   /** Drops every entry, releasing the memory. */
@@ -216,90 +276,80 @@ export class NameTable<V = number> {
     this.slots = undefined;
     this.mask = 0;
     this.exact = undefined;
+    this.pendingFrom = 0;
+    this.pendingHashes = NO_INTS;
+    this.dead = undefined;
+  }
+
+  /** Records the new entry `index` in the slots, growing them when half full. */
+  private place(h: number, index: number, key: string, salt: number): void {
+    const slots = this.slots!;
+    const mask = this.mask;
+    let slot = h & mask;
+    while (slots[2 * slot + 1] !== EMPTY) slot = (slot + 1) & mask;
+    slots[2 * slot] = h;
+    slots[2 * slot + 1] = index + 1;
+    if (this.exact !== undefined) {
+      if (index >= EXACT_LIMIT) this.exact = undefined;
+      else if (salt === 0) this.exact.set(key, index);
+    }
+    if ((index + 1) * 2 > mask) this.rehash((mask + 1) * 2);
   }
 
   /** Whether entry `i` holds `key`, ignoring case. */
   private equals(i: number, key: string): boolean {
-    const start = i === 0 ? 0 : this.ends[i - 1]!;
-    const length = this.ends[i]! - start;
     if (this.wide !== undefined) {
       const wide = this.wide.get(i);
-      if (wide !== undefined) return isWide(key) && key.toLowerCase() === wide;
+      if (wide !== undefined) return wide === key || wide.toLowerCase() === key.toLowerCase();
     }
-    if (key.length !== length) return isWide(key) && this.equalsFolded(start, length, key.toLowerCase());
+    const start = i === 0 ? 0 : this.ends[i - 1]!;
+    const length = this.ends[i]! - start;
+    if (key.length !== length) return isWide(key) && this.spells(start, length, key.toLowerCase());
     const arena = this.arena;
     for (let j = 0; j < length; j++) {
-      let c = key.charCodeAt(j);
+      const c = key.charCodeAt(j);
       // Up to the first non-ASCII character, folding is per character and positions agree.
-      if (c >= 128) return this.equalsFolded(start, length, key.toLowerCase());
-      if (c >= 65 && c <= 90) c |= 32;
-      if (arena[start + j] !== c) return false;
+      if (c >= 128) return this.spells(start, length, key.toLowerCase());
+      if (fold(arena[start + j]!) !== fold(c)) return false;
     }
     return true;
   }
 
-  /** Whether the arena bytes at `start` spell `folded` (already lower-cased). */
-  private equalsFolded(start: number, length: number, folded: string): boolean {
+  /** Whether the arena bytes at `start`, folded, spell `folded` (already lower-cased). */
+  private spells(start: number, length: number, folded: string): boolean {
     if (folded.length !== length) return false;
-    for (let j = 0; j < length; j++) if (this.arena[start + j] !== folded.charCodeAt(j)) return false;
+    for (let j = 0; j < length; j++) if (fold(this.arena[start + j]!) !== folded.charCodeAt(j)) return false;
     return true;
   }
 
-  /** Adds entry `count` with its salt and value; its key bytes are the caller's to write. */
-  private reserve(value: V, salt: number): number {
-    const index = this.count++;
-    if (index >= this.salts.length) {
-      const capacity = Math.max(4, this.salts.length * 2);
-      const salts = new Uint8Array(capacity);
-      salts.set(this.salts);
-      this.salts = salts;
-      const ends = new Int32Array(capacity);
-      ends.set(this.ends);
-      this.ends = ends;
-    }
-    this.salts[index] = salt;
-    this.values.push(value);
-    return index;
-  }
-
-  private growArena(needed: number): void {
-    const arena = new Uint8Array(Math.max(64, this.arena.length * 2, needed));
-    arena.set(this.arena);
-    this.arena = arena;
-  }
-
-  /** Adds an entry for `key`, folding it into the arena (or `wide`). */
-  private push(key: string, value: V, salt: number): number {
-    let start = this.count === 0 ? 0 : this.ends[this.count - 1]!;
-    const index = this.reserve(value, salt);
-    const folded = isWide(key) ? key.toLowerCase() : key;
-    if (isWide(folded)) {
-      (this.wide ??= new Map()).set(index, folded);
-      this.ends[index] = start;
-      return index;
-    }
-    if (start + folded.length > this.arena.length) this.growArena(start + folded.length);
+  /** Whether entries `a` and `b` have equal keys, ignoring case. */
+  private sameEntries(a: number, b: number): boolean {
+    if (this.wide !== undefined && (this.wide.has(a) || this.wide.has(b)))
+      return this.equals(a, this.keyAt(b));
+    const from = a === 0 ? 0 : this.ends[a - 1]!;
+    const start = b === 0 ? 0 : this.ends[b - 1]!;
+    const n = this.ends[b]! - start;
+    if (this.ends[a]! - from !== n) return false;
     const arena = this.arena;
-    for (let j = 0; j < folded.length; j++) {
-      let c = folded.charCodeAt(j);
-      if (c >= 65 && c <= 90) c |= 32;
-      arena[start++] = c;
-    }
-    this.ends[index] = start;
-    return index;
+    for (let j = 0; j < n; j++) if (fold(arena[from + j]!) !== fold(arena[start + j]!)) return false;
+    return true;
   }
 
-  /** (Re)builds the slots with room for `size` entries; from the list on the first call. */
-  private rehash(size: number): void {
+  /**
+   * (Re)builds the slots with room for `size` entries: from the old slots, or on the first call
+   * from the entries before `upTo` (entries from there on are pending).
+   */
+  private rehash(size: number, upTo = this.count): void {
     const old = this.slots;
     const slots = new Int32Array(size * 2);
     const mask = size - 1;
-    if (old === undefined) this.exact = new Map();
-    const n = old === undefined ? this.count : old.length >> 1;
+    if (old === undefined) this.exact = upTo <= EXACT_LIMIT ? new Map() : undefined;
+    const n = old === undefined ? upTo : old.length >> 1;
     for (let k = 0; k < n; k++) {
       let h: number;
       let entry: number;
       if (old === undefined) {
+        if (this.dead?.has(k) === true) continue;
         h = this.hashAt(k);
         entry = k + 1;
       } else {
@@ -316,13 +366,13 @@ export class NameTable<V = number> {
     this.mask = mask;
   }
 
-  /** The hash of entry i, from its folded key. */
+  /** The hash of entry i, from its key. */
   private hashAt(i: number): number {
     const wide = this.wide?.get(i);
-    if (wide !== undefined) return hashLowered(wide, this.salts[i]!);
+    if (wide !== undefined) return hashLowered(wide.toLowerCase(), this.salts[i]!);
     let h = seed(this.salts[i]!);
     const start = i === 0 ? 0 : this.ends[i - 1]!;
-    for (let j = start; j < this.ends[i]!; j++) h = Math.imul(h ^ this.arena[j]!, 16777619);
+    for (let j = start; j < this.ends[i]!; j++) h = Math.imul(h ^ fold(this.arena[j]!), 16777619);
     return h;
   }
 }

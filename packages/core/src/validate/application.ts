@@ -280,6 +280,8 @@ function checkApplication(
 class UserChecks implements EntityVisitor<LocalUser> {
   private readonly checkShape: Check;
   private readonly where: string;
+  /** Per user: 1 when keyed by unique id rather than name (for messages). */
+  private withId = new Uint8Array(0);
 
   constructor(
     private readonly scope: AppScope,
@@ -298,6 +300,8 @@ class UserChecks implements EntityVisitor<LocalUser> {
   }
 
   end(): void {
+    if (!this.incremental)
+      this.scope.users.flush(this.ctx, (i) => (this.withId[i] === 1 ? 'unique_id' : 'name'));
     this.ctx.path.length -= 3;
   }
 
@@ -335,7 +339,22 @@ class UserChecks implements EntityVisitor<LocalUser> {
 
   private register(u: LocalUser, i: number): void {
     const users = this.scope.users;
-    users.add(u.unique_id ?? u.name, i, this.ctx, u.unique_id ? 'unique_id' : 'name', u.operation);
+    if (this.incremental) {
+      users.add(u.unique_id ?? u.name, i, this.ctx, u.unique_id ? 'unique_id' : 'name', u.operation);
+    } else {
+      // Repeated keys are reported when the last user has been seen (see `end`).
+      users.addLater(u.unique_id ?? u.name, i);
+      if (u.unique_id) {
+        if (i >= this.withId.length) {
+          const grown = new Uint8Array(Math.max(1024, 2 * this.withId.length, i + 1));
+          grown.set(this.withId);
+          this.withId = grown;
+        }
+        this.withId[i] = 1;
+        users.aliasLater(u.name, i);
+      }
+      return;
+    }
     if (u.unique_id) users.alias(u.name, i);
   }
 }

@@ -61,6 +61,38 @@ export class NameIndex {
   }
 
   /**
+   * Registers `key` of the entity at `index` like `add`, but finds repeated keys only at `flush`:
+   * for a million users, one pass at the end is several times cheaper than a lookup per user. No
+   * lookup may come in between. Not for incremental payloads (no operations).
+   */
+  addLater(key: string, index: number): void {
+    this.table.append(key, index);
+  }
+
+  /**
+   * Reports every key added by `addLater` that repeats an earlier one, at the context's path plus
+   * the entity's index and `field(index)`.
+   */
+  /** `alias`, for keys added with `addLater`: indexed at `flush`. */
+  aliasLater(key: string, index: number): void {
+    (this.aliases ??= new NameTable<number>()).append(key, index);
+  }
+
+  flush(ctx: CheckContext, field: (index: number) => PathSegment): void {
+    // Aliases keep the first entity of a name, as `alias` does.
+    this.aliases?.indexPending(() => undefined);
+    this.table.indexPending((entry, earlier) => {
+      const index = this.table.valueAt(entry);
+      const key = this.table.keyAt(entry);
+      ctx.error(
+        `duplicate ${this.kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${this.table.valueAt(earlier)}`,
+        index,
+        field(index),
+      );
+    });
+  }
+
+  /**
    * Registers a second name (such as a name beside a unique id) that references may use. Aliases
    * live apart from keys, so an alias never makes a later key a duplicate; keys win on lookup.
    */

@@ -372,3 +372,70 @@ describe('identity_to_permissions entries', () => {
     expectOnly(validate('application', p).errors, 'applications[0].local_users[0].created_at', /RFC 3339/);
   });
 });
+
+describe('many local users', () => {
+  const many = (names: string[], ids?: (string | undefined)[]) => {
+    const p = app();
+    wiki(p).local_users = names.map((name, i) => ({
+      name,
+      identities: [`${i}@example.com`],
+      ...(ids?.[i] ? { unique_id: ids[i] } : {}),
+    }));
+    p.identity_to_permissions = [p.identity_to_permissions[1]];
+    return p;
+  };
+  const names = Array.from({ length: 40 }, (_, i) => `user${i}`);
+  it.each([
+    [
+      'a name in another case',
+      [...names, 'USER7'],
+      undefined,
+      'applications[0].local_users[40].name',
+      /duplicate local user "USER7".* index 7/,
+    ],
+    [
+      'a non-ASCII name',
+      [...names, 'Ésa', 'éSA'],
+      undefined,
+      'applications[0].local_users[41].name',
+      /duplicate local user "éSA".* index 40/,
+    ],
+    [
+      'a unique id',
+      [...names, 'other'],
+      [...names.map((_, i) => `id-${i}`), 'ID-3'],
+      'applications[0].local_users[40].unique_id',
+      /duplicate local user "ID-3".* index 3/,
+    ],
+  ])('finds %s repeated among dozens of users', (_what, list, ids, field, message) => {
+    expectOnly(validate('application', many(list, ids)).errors, field, message);
+  });
+  it('resolves grants to users by unique id or by name among dozens', () => {
+    const p = many(
+      names,
+      names.map((_, i) => `id-${i}`),
+    );
+    p.identity_to_permissions.push(
+      {
+        identity: 'ID-12',
+        identity_type: 'local_user',
+        role_assignments: [{ application: 'Team Wiki', role: 'Admin', apply_to_application: true }],
+      },
+      {
+        identity: 'User13',
+        identity_type: 'local_user',
+        role_assignments: [{ application: 'Team Wiki', role: 'Admin', apply_to_application: true }],
+      },
+      {
+        identity: 'user99',
+        identity_type: 'local_user',
+        role_assignments: [{ application: 'Team Wiki', role: 'Admin', apply_to_application: true }],
+      },
+    );
+    expectOnly(
+      validate('application', p).errors,
+      'identity_to_permissions[3].identity',
+      /local user "user99" does not exist/,
+    );
+  });
+});

@@ -11,6 +11,7 @@ import type {
   LocalUser,
   Permission,
   PermissionType,
+  Resource,
 } from '../schemas/application.js';
 import type { PropertyType } from '../schemas/common.js';
 import { EntityStream } from './entity-stream.js';
@@ -30,7 +31,8 @@ export class ApplicationBuilder {
   readonly users: Registry<LocalUser>;
   readonly groups: Registry<LocalGroup>;
   readonly roles: Registry<LocalRole>;
-  readonly resources: Registry<ResourceBuilder>;
+  readonly resources: Registry<Resource>;
+  private readonly subResourceIndexes = new WeakMap<Resource, Registry<Resource>>();
   private readonly creds: Registry<LocalAccessCred>;
   private userStream: EntityStream<LocalUser> | undefined;
 
@@ -118,8 +120,8 @@ export class ApplicationBuilder {
   /** Adds a top-level resource; sub-resources are added on the returned builder. */
   addResource(input: ResourceInput): ResourceBuilder {
     const resource = { ...input };
-    const builder = new ResourceBuilder(resource, undefined);
-    this.resources.add(input.id ?? input.name, builder, input.id ? input.name : undefined);
+    this.resources.add(input.id ?? input.name, resource, input.id ? input.name : undefined);
+    const builder = new ResourceBuilder(resource, undefined, this.subResourceIndexes);
     (this.app.resources ??= []).push(resource);
     return builder;
   }
@@ -133,7 +135,8 @@ export class ApplicationBuilder {
   /** Throws unless `ref` (a key or name; sub-resources as `parent.child`) names a resource. */
   requireResource(ref: string, fromKind: string, fromName: string): void {
     const [first, ...rest] = ref.split('.');
-    let node = this.resources.find(first!);
+    const top = this.resources.find(first!);
+    let node = top ? new ResourceBuilder(top, undefined, this.subResourceIndexes) : undefined;
     for (const part of rest) node = node?.subResource(part);
     // A name that itself contains dots is looked up whole.
     if (!node) this.resources.get(ref, fromKind, fromName);

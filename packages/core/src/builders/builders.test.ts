@@ -42,6 +42,52 @@ function codeOf(fn: () => unknown): string | undefined {
 }
 
 describe('ApplicationPayloadBuilder', () => {
+  it.each([3, 12])('refuses a repeated sub-resource and finds the others among %i', (count) => {
+    const { b, app } = wikiBuilder();
+    const repo = app.addResource({ name: 'Repo', resource_type: 'repo' });
+    for (let i = 0; i < count; i++)
+      repo.addSubResource({
+        name: `branch${i}`,
+        id: i === 1 ? 'b-1' : undefined,
+        resource_type: i === 1 ? 'tag' : 'branch',
+      });
+    const error = (() => {
+      try {
+        repo.addSubResource({ name: 'BRANCH2', resource_type: 'branch' });
+      } catch (e) {
+        return e as OaaError;
+      }
+    })();
+    expect(error?.code).toBe('DUPLICATE_ENTITY');
+    expect(error?.message).toBe(
+      'duplicate sub-resource "BRANCH2" under resource "Repo": names and ids compare without case',
+    );
+    // Found by id, by name beside an id, and (at depth) through builders made again on demand.
+    repo
+      .addSubResource({ name: 'branch0' + 'x', resource_type: 'branch' })
+      .addSubResource({ name: 'f', resource_type: 'file' });
+    for (const ref of ['repo.B-1', 'Repo.branch1', `repo.branch${count - 1}`, 'REPO.branch0x.F'])
+      b.grantPermission({
+        identity: 'alice',
+        identityType: 'local_user',
+        application: 'Team Wiki',
+        permission: 'View',
+        resources: [ref],
+      });
+    expect(
+      codeOf(() =>
+        b.grantPermission({
+          identity: 'alice',
+          identityType: 'local_user',
+          application: 'Team Wiki',
+          permission: 'View',
+          resources: ['repo.nope'],
+        }),
+      ),
+    ).toBe('UNKNOWN_REFERENCE');
+    expect(validate('application', b.build()).errors).toEqual([]);
+  });
+
   it('builds a payload that validates, with references by name or unique id in any case', () => {
     const { b } = wikiBuilder();
     b.grantRole({

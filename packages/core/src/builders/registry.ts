@@ -2,6 +2,18 @@
 import { OaaError } from '../errors.js';
 import { NameTable } from '../internal/name-table.js';
 
+/** The error of a builder refusing a second entity with the same key (`scope` as in `Registry`). */
+export function duplicateEntity(kind: string, key: string, scope: string): OaaError {
+  return new OaaError(
+    `duplicate ${kind} ${JSON.stringify(key)}${scope}: names and ids compare without case`,
+    {
+      code: 'DUPLICATE_ENTITY',
+      details: { kind, key },
+      hints: [`give each ${kind} a distinct name or unique id`],
+    },
+  );
+}
+
 export class Registry<T> {
   private readonly byKey = new NameTable<T>();
 
@@ -17,16 +29,7 @@ export class Registry<T> {
 
   /** Adds `item` under `key` (and an alias, e.g. a name beside a unique id); throws `DUPLICATE_ENTITY` if `key` is taken. */
   add(key: string, item: T, alias?: string | null): T {
-    if (this.byKey.insert(key, item) !== -1) {
-      throw new OaaError(
-        `duplicate ${this.kind} ${JSON.stringify(key)}${this.where()}: names and ids compare without case`,
-        {
-          code: 'DUPLICATE_ENTITY',
-          details: { kind: this.kind, key },
-          hints: [`give each ${this.kind} a distinct name or unique id`],
-        },
-      );
-    }
+    if (this.byKey.insert(key, item) !== -1) throw duplicateEntity(this.kind, key, this.where());
     if (alias) this.byKey.insert(alias, item);
     return item;
   }

@@ -73,7 +73,13 @@ export function buildBenchApp(n: number, mode: BenchMode = 'streamed'): Applicat
         for (let i = 0; i < n; i++) yield user(i);
       },
     });
-    const assignments = roles.map((role) => [{ application: 'bench', role, apply_to_application: true }]);
+    // Users holding the same role share one (frozen) assignment list, as the builder's grants do.
+    const assignments = roles.map((role) => {
+      const list = [{ application: 'bench', role, apply_to_application: true }];
+      Object.freeze(list[0]);
+      Object.freeze(list);
+      return list;
+    });
     b.addIdentityToPermissions({
       *[Symbol.iterator]() {
         for (let i = 0; i < n; i++)

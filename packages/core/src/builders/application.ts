@@ -285,8 +285,8 @@ export class ApplicationPayloadBuilder {
   }
 
   /**
-   * Identities with identical grants share one grant object (a million users holding one of fifty
-   * roles need fifty assignment objects, not a million). Grants with resources are not shared.
+   * Identities with identical grants share one frozen grant object (a million users holding one of
+   * fifty roles need fifty assignment objects, not a million). Grants with resources are not shared.
    */
   private shared<T extends object>(grant: GrantBase, what: string, make: () => T, salt = 0): T {
     if (grant.resources?.length) return make();
@@ -294,7 +294,9 @@ export class ApplicationPayloadBuilder {
     const s = salt * 2 + (grant.applyToApplication ? 1 : 0);
     const found = this.pool.find(key, s);
     if (found !== -1) return this.pool.valueAt(found) as T;
-    const made = make();
+    // Frozen: a change to one identity's grant must not reach every identity sharing it (and the
+    // serializer writes a frozen object once, then copies its bytes).
+    const made = Object.freeze(make());
     this.pool.insert(key, made, s);
     return made;
   }

@@ -136,3 +136,48 @@ describe('jsonChunks with iterables in array positions', () => {
     expect(closed).toEqual(['users']);
   });
 });
+
+describe('frozen objects shared between entities', () => {
+  const deepFreeze = <T>(x: T): T => {
+    if (typeof x === 'object' && x !== null) {
+      for (const v of Object.values(x)) deepFreeze(v);
+      Object.freeze(x);
+    }
+    return x;
+  };
+
+  it('are written like JSON.stringify writes them, however often they repeat', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.jsonValue(), { minLength: 1, maxLength: 4 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        async (shared, picks) => {
+          const frozen = shared.map((v) => deepFreeze(structuredClone(v)));
+          const entities = picks.map((p, i) => ({ i, grant: frozen[p % frozen.length] }));
+          expect(await serialize({ entities: syncItems(entities) }, { chunkSize: 16 })).toBe(
+            JSON.stringify({ entities }),
+          );
+        },
+      ),
+    );
+  });
+
+  it('are written again when something inside them may have changed', async () => {
+    const inner = { role: 'reader' };
+    const sharedShallow = Object.freeze([inner]);
+    const withDate = Object.freeze({ at: new Date(0) });
+    function* entities() {
+      for (const role of ['reader', 'writer', 'owner']) {
+        inner.role = role;
+        withDate.at.setTime(withDate.at.getTime() + 1000);
+        yield { grants: sharedShallow, when: withDate };
+      }
+    }
+    const text = await serialize({ entities: entities() });
+    expect(JSON.parse(text).entities.map((e: any) => [e.grants[0].role, e.when.at])).toEqual([
+      ['reader', '1970-01-01T00:00:01.000Z'],
+      ['writer', '1970-01-01T00:00:02.000Z'],
+      ['owner', '1970-01-01T00:00:03.000Z'],
+    ]);
+  });
+});

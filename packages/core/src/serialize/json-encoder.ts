@@ -19,6 +19,8 @@ const EMPTY = Buffer.alloc(0);
 /** The encoded `"name":` of property names seen, shared by every encoder; bounded. */
 const KEY_BYTES = new Map<string, Uint8Array>();
 const MAX_KEYS_KEPT = 4096;
+/** Frozen objects whose bytes one encoder keeps. */
+const MAX_FROZEN_KEPT = 1 << 16;
 
 /**
  * Writes JSON text as UTF-8 straight into byte blocks, with no intermediate strings for the common
@@ -34,6 +36,12 @@ export class JsonEncoder {
   private readonly blockSize: number;
   private readonly maxSyncBytes: number;
   private limit = 0;
+  /** Whether the frozen object being written holds something that could change. */
+  private changeable = false;
+  /** Bytes of frozen objects written more than once (see `frozen`). */
+  private kept: WeakMap<object, Uint8Array> | undefined;
+  private keptCount = 0;
+  private seenFrozen: WeakSet<object> | undefined;
 
   constructor(chunkSize: number, maxSyncBytes: number) {
     this.blockSize = chunkSize + HEADROOM;
@@ -183,6 +191,44 @@ export class JsonEncoder {
 
   private object(v: object, depth: number): void {
     if (depth > MAX_SYNC_DEPTH) throw BAIL;
+    if (Object.isFrozen(v)) {
+      this.frozen(v, depth);
+      return;
+    }
+    this.changeable = true;
+    this.container(v, depth);
+  }
+
+  /**
+   * A frozen object is written once and its bytes copied wherever it appears again, if nothing in
+   * it can change (every object in it frozen, no `toJSON`): payloads share such objects between
+   * entities, as the builders share one grant object among all identities that hold it.
+   */
+  private frozen(v: object, depth: number): void {
+    const kept = this.kept?.get(v);
+    if (kept !== undefined) {
+      if (this.pos + kept.length > this.out.length) this.grow(kept.length);
+      this.out.set(kept, this.pos);
+      this.pos += kept.length;
+      return;
+    }
+    const outer = this.changeable;
+    this.changeable = false;
+    const start = this.pos;
+    this.container(v, depth);
+    const changeable = this.changeable;
+    this.changeable = outer || changeable;
+    if (changeable) return;
+    // Kept from the second time on, so that objects seen once cost no copy.
+    const seen = (this.seenFrozen ??= new WeakSet());
+    if (!seen.has(v)) seen.add(v);
+    else if (this.keptCount < MAX_FROZEN_KEPT) {
+      this.keptCount++;
+      (this.kept ??= new WeakMap()).set(v, Uint8Array.prototype.slice.call(this.out, start, this.pos));
+    }
+  }
+
+  private container(v: object, depth: number): void {
     if (Array.isArray(v)) {
       this.array(v as unknown[], depth + 1);
       return;
@@ -202,7 +248,11 @@ export class JsonEncoder {
       if (this.pos > this.limit) throw BAIL;
       if (i !== 0) this.byte(COMMA);
       let x = a[i];
-      if (typeof x === 'object' && x !== null) x = resolveJsonValue(x, i);
+      if (typeof x === 'object' && x !== null) {
+        const raw = x;
+        x = resolveJsonValue(x, i);
+        if (x !== raw) this.changeable = true;
+      }
       if (isOmitted(x)) this.ascii('null');
       else this.value(x, depth);
     }
@@ -216,7 +266,11 @@ export class JsonEncoder {
       if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
       if (this.pos > this.limit) throw BAIL;
       let x = o[k];
-      if (typeof x === 'object' && x !== null) x = resolveJsonValue(x, k);
+      if (typeof x === 'object' && x !== null) {
+        const raw = x;
+        x = resolveJsonValue(x, k);
+        if (x !== raw) this.changeable = true;
+      }
       if (isOmitted(x)) continue;
       if (!first) this.byte(COMMA);
       first = false;

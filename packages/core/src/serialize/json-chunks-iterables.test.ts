@@ -173,7 +173,14 @@ describe('frozen objects shared between entities', () => {
         yield { grants: sharedShallow, when: withDate };
       }
     }
-    const text = await serialize({ entities: entities() });
+    let calls = 0;
+    const counting = Object.freeze({
+      get n() {
+        return ++calls;
+      },
+    });
+    const text = await serialize({ entities: entities(), counted: [counting, counting, counting] });
+    expect(JSON.parse(text).counted).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }]);
     expect(JSON.parse(text).entities.map((e: any) => [e.grants[0].role, e.when.at])).toEqual([
       ['reader', '1970-01-01T00:00:01.000Z'],
       ['writer', '1970-01-01T00:00:02.000Z'],

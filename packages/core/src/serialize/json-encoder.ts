@@ -1,3 +1,4 @@
+import { isDeepFrozen } from '../internal/frozen.js';
 import { containerKind, isOmitted, resolveJsonValue } from './json-values.js';
 
 /**
@@ -36,8 +37,6 @@ export class JsonEncoder {
   private readonly blockSize: number;
   private readonly maxSyncBytes: number;
   private limit = 0;
-  /** Whether the frozen object being written holds something that could change. */
-  private changeable = false;
   /** Bytes of frozen objects written more than once (see `frozen`). */
   private kept: WeakMap<object, Uint8Array> | undefined;
   private keptCount = 0;
@@ -195,14 +194,13 @@ export class JsonEncoder {
       this.frozen(v, depth);
       return;
     }
-    this.changeable = true;
     this.container(v, depth);
   }
 
   /**
-   * A frozen object is written once and its bytes copied wherever it appears again, if nothing in
-   * it can change (every object in it frozen, no `toJSON`): payloads share such objects between
-   * entities, as the builders share one grant object among all identities that hold it.
+   * A frozen object that appears again is copied from the bytes written the first time, if nothing
+   * in it can change (see `isDeepFrozen`): payloads share such objects between entities, as the
+   * builders share one grant object among all identities that hold it.
    */
   private frozen(v: object, depth: number): void {
     const kept = this.kept?.get(v);
@@ -212,17 +210,12 @@ export class JsonEncoder {
       this.pos += kept.length;
       return;
     }
-    const outer = this.changeable;
-    this.changeable = false;
     const start = this.pos;
     this.container(v, depth);
-    const changeable = this.changeable;
-    this.changeable = outer || changeable;
-    if (changeable) return;
     // Kept from the second time on, so that objects seen once cost no copy.
     const seen = (this.seenFrozen ??= new WeakSet());
     if (!seen.has(v)) seen.add(v);
-    else if (this.keptCount < MAX_FROZEN_KEPT) {
+    else if (this.keptCount < MAX_FROZEN_KEPT && isDeepFrozen(v)) {
       this.keptCount++;
       (this.kept ??= new WeakMap()).set(v, Uint8Array.prototype.slice.call(this.out, start, this.pos));
     }
@@ -248,11 +241,7 @@ export class JsonEncoder {
       if (this.pos > this.limit) throw BAIL;
       if (i !== 0) this.byte(COMMA);
       let x = a[i];
-      if (typeof x === 'object' && x !== null) {
-        const raw = x;
-        x = resolveJsonValue(x, i);
-        if (x !== raw) this.changeable = true;
-      }
+      if (typeof x === 'object' && x !== null) x = resolveJsonValue(x, i);
       if (isOmitted(x)) this.ascii('null');
       else this.value(x, depth);
     }
@@ -266,11 +255,7 @@ export class JsonEncoder {
       if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
       if (this.pos > this.limit) throw BAIL;
       let x = o[k];
-      if (typeof x === 'object' && x !== null) {
-        const raw = x;
-        x = resolveJsonValue(x, k);
-        if (x !== raw) this.changeable = true;
-      }
+      if (typeof x === 'object' && x !== null) x = resolveJsonValue(x, k);
       if (isOmitted(x)) continue;
       if (!first) this.byte(COMMA);
       first = false;

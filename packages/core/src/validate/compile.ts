@@ -6,6 +6,7 @@
  * when compiling, so it can never silently accept what zod would reject.
  */
 import type * as z from 'zod';
+import { isDeepFrozen } from '../internal/frozen.js';
 import { isStreamed } from './collections.js';
 import { type CheckContext, formatPath, kindOf } from './context.js';
 
@@ -254,8 +255,13 @@ function buildArray(def: Def): Check {
   }
   const item = compileSchema(def.element as AnySchema);
   const checks = (def.checks ?? []).map((c) => compileCheck(c._zod.def));
+  const passed = new WeakSet<object>();
   return (v, ctx) => {
     const path = ctx.path;
+    // A deeply frozen array that passed once passes again: shared ones are checked once.
+    const frozen = Object.isFrozen(v) && typeof v === 'object' && v !== null;
+    if (frozen && passed.has(v)) return;
+    const before = ctx.errors.length;
     if (!Array.isArray(v)) {
       // A streamed collection (the serializer's extension of JSON): walked once, like an array.
       if (!isStreamed(v)) return ctx.error(`must be an array, got ${kindOf(v)}`);
@@ -276,6 +282,7 @@ function buildArray(def: Def): Check {
       item(v[i], ctx);
       path.pop();
     }
+    if (frozen && ctx.errors.length === before && isDeepFrozen(v)) passed.add(v);
   };
 }
 
@@ -306,9 +313,14 @@ function buildObject(def: Def): Check {
   const catchall = def.catchall as AnySchema | undefined;
   const strict = catchall?._zod.def.type === 'never';
   const allowedList = Object.keys(shape).join(', ');
+  const passed = new WeakSet<object>();
   return (v, ctx) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v))
       return ctx.error(`must be an object, got ${kindOf(v)}`);
+    // A deeply frozen object that passed once passes again: shared ones are checked once.
+    const frozen = Object.isFrozen(v);
+    if (frozen && passed.has(v)) return;
+    const before = ctx.errors.length;
     const obj = v as Record<string, unknown>;
     const path = ctx.path;
     for (const key in obj) {
@@ -324,6 +336,7 @@ function buildObject(def: Def): Check {
       path.pop();
     }
     for (const key of required) if (obj[key] === undefined) ctx.error('is required', key);
+    if (frozen && ctx.errors.length === before && isDeepFrozen(v)) passed.add(v);
   };
 }
 

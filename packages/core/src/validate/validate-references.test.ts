@@ -439,3 +439,26 @@ describe('many local users', () => {
     );
   });
 });
+
+describe('frozen grants shared between identities', () => {
+  it('are checked once when nothing in them can change, and again when something can', () => {
+    const p = app();
+    const shared = Object.freeze({ application: 'Team Wiki', role: 'Admin', apply_to_application: true });
+    let reads = 0;
+    const changing = Object.freeze({
+      application: 'Team Wiki',
+      get role(): unknown {
+        return ++reads <= 3 ? 'Admin' : 7; // the first entry's checks read it three times
+      },
+    });
+    p.identity_to_permissions = [
+      { identity: 'Alice', identity_type: 'local_user', role_assignments: [shared, changing] },
+      { identity: 'Bob', identity_type: 'local_user', role_assignments: [shared, changing] },
+    ];
+    expectOnly(
+      validate('application', p).errors,
+      'identity_to_permissions[1].role_assignments[1].role',
+      /must be a string, got number/,
+    );
+  });
+});

@@ -10,8 +10,8 @@ import {
 } from '../schemas/application.js';
 import { compile, type Check } from './compile.js';
 import type { PropertyType } from '../schemas/common.js';
-import { isStreamed, toArray, type Collection } from './collections.js';
-import type { CheckContext } from './context.js';
+import { isAsyncStreamed, isStreamed, toArray, type Collection } from './collections.js';
+import type { CheckContext, PathSegment } from './context.js';
 import { ResourceIndex } from './application-resources.js';
 import { findCycles, fold, NameIndex } from './names.js';
 import { checkCustomProperties } from './properties.js';
@@ -29,6 +29,8 @@ interface AppScope {
   roles: NameIndex;
   resources: ResourceIndex;
   hasIdpIdentity: boolean;
+  /** Whether the users could not be read (an async iterable given to `validate`). */
+  usersUnknown?: boolean;
   userProperties: Record<string, PropertyType> | null | undefined;
 }
 
@@ -44,12 +46,25 @@ export interface EntityVisitor<T> {
   end(): void;
 }
 
-/** Runs `visitor` over `collection` (absent: nothing to visit). */
-export function visitAll<T>(collection: Collection<T> | null | undefined, visitor: EntityVisitor<T>): void {
+/** Runs `visitor` over `collection` (absent: nothing to visit); false when it cannot be read. */
+export function visitAll<T>(
+  collection: Collection<T> | null | undefined,
+  visitor: EntityVisitor<T>,
+  ctx: CheckContext,
+  ...at: PathSegment[]
+): boolean {
+  if (isAsyncStreamed(collection) && !isStreamed(collection)) {
+    ctx.error(
+      'is an async iterable, which validate() cannot read: validate the payload while it is serialized (createPayloadStream or pushPayload with validate, or validateAsRead)',
+      ...at,
+    );
+    return false;
+  }
   visitor.begin();
   let i = 0;
   if (collection) for (const entity of collection) visitor.visit(entity, i++);
   visitor.end();
+  return true;
 }
 
 /**
@@ -119,11 +134,22 @@ export class ApplicationChecks {
     return scope ? new UserChecks(scope, a, this.ctx, this.incremental, this.options) : IGNORE;
   }
 
+  /** Records that the users of application `a` could not be read: grants to them are not judged. */
+  usersUnknown(a: number): void {
+    const scope = this.scopeAt[a];
+    if (scope) scope.usersUnknown = true;
+  }
+
   /** The rules that need every entity seen: an application has at least one identity. */
   finish(): void {
     if (this.incremental) return;
     this.scopeAt.forEach((scope, i) => {
-      if (scope && scope.users.size + scope.groups.size + scope.roles.size === 0 && !scope.hasIdpIdentity) {
+      if (
+        scope &&
+        scope.usersUnknown !== true &&
+        scope.users.size + scope.groups.size + scope.roles.size === 0 &&
+        !scope.hasIdpIdentity
+      ) {
         this.ctx.error(
           'an application needs at least one identity: a local user, local group, local role, or an idp identity in identity_to_permissions',
           'applications',
@@ -144,10 +170,23 @@ export function checkApplicationPayload(
 ): void {
   const checks = new ApplicationChecks(p, ctx, options);
   checks.checkRest();
-  toArray(p.applications).forEach((app, a) =>
-    visitAll(app.local_users as Collection<LocalUser> | undefined, checks.localUsers(a)),
+  toArray(p.applications).forEach((app, a) => {
+    const read = visitAll(
+      app.local_users as Collection<LocalUser> | undefined,
+      checks.localUsers(a),
+      ctx,
+      'applications',
+      a,
+      'local_users',
+    );
+    if (!read) checks.usersUnknown(a);
+  });
+  visitAll(
+    p.identity_to_permissions as Collection<IdentityToPermissions> | undefined,
+    checks.grants,
+    ctx,
+    'identity_to_permissions',
   );
-  visitAll(p.identity_to_permissions as Collection<IdentityToPermissions> | undefined, checks.grants);
   checks.finish();
 }
 
@@ -534,6 +573,7 @@ function checkLocalIdentity(entry: IdentityToPermissions, scope: AppScope, ctx: 
       : entry.identity_type === 'local_group'
         ? scope.groups
         : undefined;
+  if (index === scope.users && scope.usersUnknown === true) return;
   if (index && !index.has(entry.identity)) {
     const kind = entry.identity_type === 'local_user' ? 'local user' : 'local group';
     ctx.error(

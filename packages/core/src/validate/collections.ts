@@ -20,3 +20,12 @@ export function isStreamed(value: unknown): value is Iterable<unknown> {
     typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
   );
 }
+
+/** Whether `value` is an async iterable (a streamed collection only the serializer can read). */
+export function isAsyncStreamed(value: unknown): value is AsyncIterable<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
+  );
+}

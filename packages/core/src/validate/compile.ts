@@ -7,7 +7,7 @@
  */
 import type * as z from 'zod';
 import { isDeepFrozen } from '../internal/frozen.js';
-import { isStreamed } from './collections.js';
+import { isAsyncStreamed, isStreamed } from './collections.js';
 import { type CheckContext, formatPath, kindOf } from './context.js';
 
 /** Checks one value at the context's current path, reporting violations to the context. */
@@ -249,8 +249,10 @@ function oneOf(def: Def, values: unknown[]): Check {
 
 function buildArray(def: Def): Check {
   if (mode.deferred.has(def.element as object)) {
+    // Async iterables too: `validateAsRead` checks their items as the serializer reads them.
     return (v, ctx) => {
-      if (!Array.isArray(v) && !isStreamed(v)) ctx.error(`must be an array, got ${kindOf(v)}`);
+      if (!Array.isArray(v) && !isStreamed(v) && !isAsyncStreamed(v))
+        ctx.error(`must be an array, got ${kindOf(v)}`);
     };
   }
   const item = compileSchema(def.element as AnySchema);

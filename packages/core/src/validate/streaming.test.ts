@@ -182,3 +182,46 @@ describe('createPayloadStream with validate', () => {
     expect(() => createPayloadStream(p, { validate: { template: 'hris' } })).toThrow(ValidationError);
   });
 });
+
+describe('async collections', () => {
+  async function* later<T>(items: T[]): AsyncGenerator<T> {
+    for (const item of items) {
+      await Promise.resolve();
+      yield item;
+    }
+  }
+
+  it('are checked as they are read, users fetched page by page for instance', async () => {
+    const p = fixture('application');
+    const expected = structuredClone(p);
+    wiki(p).local_users = later(wiki(p).local_users);
+    p.identity_to_permissions = later(p.identity_to_permissions);
+    const checked = validateAsRead('application', p);
+    expect(JSON.parse(await text(checked.value))).toEqual(expected);
+    expect(checked.complete).toBe(true);
+    expect(checked.errors).toEqual([]);
+  });
+
+  it('fail the read before its end when an entity is invalid', async () => {
+    const p = fixture('application');
+    wiki(p).local_users[1].groups = ['Nobody'];
+    wiki(p).local_users = later(wiki(p).local_users);
+    const error = await text(validateAsRead('application', p).value).catch((e: unknown) => e);
+    expect((error as ValidationError).violations.map((v) => v.field)).toEqual([
+      'applications[0].local_users[1].groups[0]',
+    ]);
+  });
+
+  it('cannot be read by validate, which says what to use instead', () => {
+    const p = fixture('application');
+    wiki(p).local_users = later(wiki(p).local_users);
+    expect(validate('application', p).errors).toEqual([
+      {
+        field: 'applications[0].local_users',
+        description: expect.stringMatching(
+          /async iterable, which validate\(\) cannot read: .*validateAsRead/,
+        ),
+      },
+    ]);
+  });
+});

@@ -7,7 +7,7 @@ import { describeInvalidPayload, ValidationError, type Violation } from '../erro
 import type { ApplicationPayload, IdentityToPermissions, LocalUser } from '../schemas/application.js';
 import type { Template } from '../schemas/templates.js';
 import { ApplicationChecks, visitAll, type EntityVisitor } from './application.js';
-import type { Collection } from './collections.js';
+import { isAsyncStreamed, isStreamed, type Collection } from './collections.js';
 import { CheckContext } from './context.js';
 import { checkShape, validate } from './index.js';
 import type { SemanticOptions } from './options.js';
@@ -55,34 +55,36 @@ export function validateAsRead(
   checks.checkRest();
   const grants = shaped.identity_to_permissions as Collection<IdentityToPermissions> | null | undefined;
   if (ctx.errors.length > 0) {
-    // Invalid already: finish the checks in memory so that every violation is listed.
+    // Invalid already: finish the checks in memory so that every violation is listed (async
+    // collections cannot be read here, and are left unread).
+    const readable = <T>(c: T): T | undefined => (isAsyncStreamed(c) && !isStreamed(c) ? undefined : c);
     shaped.applications.forEach((app, a) =>
-      visitAll(app.local_users as Collection<LocalUser> | undefined, checks.localUsers(a)),
+      visitAll(readable(app.local_users as Collection<LocalUser> | undefined), checks.localUsers(a), ctx),
     );
-    visitAll(grants, checks.grants);
+    visitAll(readable(grants), checks.grants, ctx);
     checks.finish();
     return done(payload, ctx);
   }
 
   // Users must be read before the grants that reference them: applications come first.
   const state = { complete: false };
-  const pending: Inspected<unknown>[] = [];
+  const pending: object[] = [];
   const applications = shaped.applications.map((app, a) => {
     const users = app.local_users as Collection<LocalUser> | null | undefined;
     if (!users) {
-      visitAll(undefined, checks.localUsers(a));
+      visitAll(undefined, checks.localUsers(a), ctx);
       return app;
     }
-    const inspected = new Inspected(users, checks.localUsers(a), () => settle());
+    const inspected = inspect(users, checks.localUsers(a), () => settle());
     pending.push(inspected);
     return { ...app, local_users: inspected };
   });
-  let wrappedGrants: Inspected<IdentityToPermissions> | undefined;
+  let wrappedGrants: object | undefined;
   if (grants) {
-    wrappedGrants = new Inspected(grants, checks.grants, () => settle());
+    wrappedGrants = inspect(grants, checks.grants, () => settle());
     pending.push(wrappedGrants);
   } else {
-    visitAll(undefined, checks.grants);
+    visitAll(undefined, checks.grants, ctx);
   }
   // Same keys in the same order, except that identity_to_permissions follows applications.
   const value: Record<string, unknown> = {};
@@ -140,6 +142,57 @@ function isPlain(x: unknown): x is Record<string, unknown> {
   return (
     (proto === Object.prototype || proto === null) && typeof (x as { toJSON?: unknown }).toJSON !== 'function'
   );
+}
+
+/** `source` (an iterable or async iterable) with `visitor` called on each entity as it is read. */
+function inspect<T>(
+  source: Collection<T> | AsyncIterable<T>,
+  visitor: EntityVisitor<T>,
+  onEnd: () => void,
+): object {
+  return isStreamed(source) || Array.isArray(source)
+    ? new Inspected(source as Collection<T>, visitor, onEnd)
+    : new InspectedAsync(source as AsyncIterable<T>, visitor, onEnd);
+}
+
+/** `Inspected` for an async iterable of entities (users fetched page by page, say). */
+class InspectedAsync<T> implements AsyncIterable<T> {
+  private read = false;
+
+  constructor(
+    private readonly source: AsyncIterable<T>,
+    private readonly visitor: EntityVisitor<T>,
+    private readonly onEnd: () => void,
+  ) {}
+
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    if (this.read) throw new Error('validateAsRead: a checked collection was read twice');
+    this.read = true;
+    const { visitor, onEnd } = this;
+    const inner = this.source[Symbol.asyncIterator]();
+    let index = 0;
+    let begun = false;
+    return {
+      async next(): Promise<IteratorResult<T>> {
+        if (!begun) {
+          begun = true;
+          visitor.begin();
+        }
+        const r = await inner.next();
+        if (r.done === true) {
+          visitor.end();
+          onEnd();
+          return r;
+        }
+        visitor.visit(r.value, index++);
+        return r;
+      },
+      async return(value?: unknown): Promise<IteratorResult<T>> {
+        await inner.return?.(value);
+        return { done: true, value: value as T };
+      },
+    };
+  }
 }
 
 /**

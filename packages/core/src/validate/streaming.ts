@@ -152,7 +152,7 @@ function inspect<T>(
 ): object {
   return isStreamed(source) || Array.isArray(source)
     ? new Inspected(source as Collection<T>, visitor, onEnd)
-    : new InspectedAsync(source as AsyncIterable<T>, visitor, onEnd);
+    : new InspectedAsync(source, visitor, onEnd);
 }
 
 /** `Inspected` for an async iterable of entities (users fetched page by page, say). */

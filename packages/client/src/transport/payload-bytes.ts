@@ -1,10 +1,13 @@
 import { OaaError, createPayloadStream } from '@oaakit/core';
+import type { PayloadStreamOptions, ValidationAsRead } from '@oaakit/core';
 
 /** Payload bytes ready to cut into requests, with the JSON size once known. */
 export interface PayloadBytes {
   bytes: AsyncIterable<Uint8Array>;
   /** JSON bytes counted so far; undefined when the caller gave pre-compressed bytes. */
   jsonBytes(): number | undefined;
+  /** The checks made while the payload is read, when asked for. */
+  validation?: ValidationAsRead;
 }
 
 /**
@@ -13,13 +16,22 @@ export interface PayloadBytes {
  * resend a chunk on retry.
  */
 export function payloadBytes(
-  input: { payload?: unknown; stream?: AsyncIterable<Uint8Array> },
+  input: {
+    payload?: unknown;
+    stream?: AsyncIterable<Uint8Array>;
+    validate?: PayloadStreamOptions['validate'];
+  },
   compression: 'gzip' | 'none',
 ): PayloadBytes {
   if ((input.stream === undefined) === (input.payload === undefined)) {
     throw new OaaError('pushPayload takes exactly one of payload and stream', { code: 'INVALID_ARGUMENT' });
   }
   if (input.stream !== undefined) {
+    if (input.validate) {
+      throw new OaaError('validate needs the payload object, not serialized bytes', {
+        code: 'INVALID_ARGUMENT',
+      });
+    }
     if (compression === 'gzip') return { bytes: input.stream, jsonBytes: () => undefined };
     let counted = 0;
     const source = input.stream;
@@ -33,6 +45,12 @@ export function payloadBytes(
       jsonBytes: () => counted,
     };
   }
-  const { stream, counters } = createPayloadStream(input.payload, { compression, encoding: 'binary' });
-  return { bytes: stream, jsonBytes: () => counters.jsonBytes };
+  const { stream, counters, validation } = createPayloadStream(input.payload, {
+    compression,
+    encoding: 'binary',
+    ...(input.validate ? { validate: input.validate } : {}),
+  });
+  const bytes: PayloadBytes = { bytes: stream, jsonBytes: () => counters.jsonBytes };
+  if (validation) bytes.validation = validation;
+  return bytes;
 }

@@ -136,4 +136,58 @@ describe('pushPayload', () => {
     });
     expect(result).toMatchObject({ mode: 'single', jsonBytes: undefined, compressedBytes: gz.length });
   });
+
+  describe('with validate', () => {
+    const bad = (users: LocalUserLike[], at: number): LocalUserLike[] =>
+      users.map((u, i) => (i === at ? { ...u, groups: ['nobody'] } : u));
+
+    it('pushes a valid payload, reading the async users once, and returns the local warnings', async () => {
+      const client = emu.client();
+      const ref = await target(client);
+      const payload = appPayload(slowly(randomUsers(50)));
+      (payload['applications'] as Record<string, unknown>[])[0]!['local_roles'] = [
+        { name: 'viewer', permissions: ['View'] },
+        { name: 'empty' },
+      ];
+      const result = await client.pushPayload({ ...ref, payload, validate: { template: 'application' } });
+      expect(result.mode).toBe('single');
+      expect(result.validationWarnings?.map((w) => w.description).join()).toMatch(
+        /Role is missing permission/,
+      );
+      expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(50);
+    });
+
+    it('never sends a single push of an invalid payload', async () => {
+      const client = emu.client();
+      const ref = await target(client);
+      const push = client.pushPayload({
+        ...ref,
+        payload: appPayload(slowly(bad(randomUsers(20), 19))),
+        validate: { template: 'application' },
+      });
+      await expect(push).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        violations: [{ field: 'applications[0].local_users[19].groups[0]' }],
+      });
+      const calls = await emu.admin.calls.list({ method: 'POST' });
+      expect(calls.filter((c) => c.path.endsWith(':push') || c.path.endsWith(':parts'))).toEqual([]);
+    });
+
+    it('never completes a multipart upload of an invalid payload, and the last push stays', async () => {
+      const client = emu.client();
+      const ref = await target(client);
+      await client.pushPayload({ ...ref, payload: appPayload(randomUsers(3)) });
+      const push = client.pushPayload({
+        ...ref,
+        // More than one JSON chunk (1 MiB) before the bad user, so that parts go out before it is read.
+        payload: appPayload(slowly(bad(randomUsers(30_000), 29_999))),
+        maxBodyBytes: SMALL_BODY,
+        validate: { template: 'application' },
+      });
+      await expect(push).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+      const parts = (await emu.admin.calls.list({ method: 'POST' })).filter((c) => c.path.endsWith(':parts'));
+      expect(parts.length).toBeGreaterThan(1);
+      expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(3);
+    });
+  });
 });

@@ -1,4 +1,5 @@
 import { OaaError } from '@oaakit/core';
+import type { PayloadStreamOptions, Violation } from '@oaakit/core';
 import PQueue from 'p-queue';
 import { jsonStringPieces } from '../body.js';
 import { MAX_PARTS } from '../resources/parts.js';
@@ -29,6 +30,13 @@ export interface PushPayloadOptions extends DataSourceRef, CallOptions {
   maxBodyBytes?: number;
   /** Multipart chunks in flight at once. Memory is bounded by about (concurrency + 1) chunks. Default 3. */
   concurrency?: number;
+  /**
+   * Validate `payload` as a payload of this template while it is serialized (core's
+   * `validateAsRead`): streamed users and grants are read once. An invalid payload is never
+   * pushed whole: the push fails with a `ValidationError` before the single request is sent, or
+   * before a multipart upload is completed.
+   */
+  validate?: PayloadStreamOptions['validate'];
 }
 
 /** What a push did. */
@@ -42,6 +50,8 @@ export interface PushPayloadResult {
   compressedBytes: number;
   /** Requests that carried payload data: 1 for a single push. */
   chunks: number;
+  /** With `validate`: the warnings local validation found (the service's are in `warnings`). */
+  validationWarnings?: Violation[];
 }
 
 /** Raw payload bytes that fit one body once base64 (4/3) and the envelope are added. */
@@ -110,13 +120,13 @@ export async function pushPayload(
 
   if (first.last && (compression === 'gzip' || escapedLength(first) <= maxBodyBytes - ENVELOPE_BYTES)) {
     const { warnings } = await apis.push.bytes({ ...pushTarget, data: first.pieces, compression });
-    return {
+    return withValidation(source, {
       warnings,
       mode: 'single',
       jsonBytes: source.jsonBytes(),
       compressedBytes: first.bytes,
       chunks: 1,
-    };
+    });
   }
 
   const { uploadId } = await apis.parts.start(target);
@@ -162,5 +172,19 @@ export async function pushPayload(
   }
   if (failure !== undefined) throw failure as Error;
   const { warnings } = await apis.parts.complete({ ...target, uploadId, sequenceCount: sequence });
-  return { warnings, mode: 'multipart', jsonBytes: source.jsonBytes(), compressedBytes, chunks: sequence };
+  return withValidation(source, {
+    warnings,
+    mode: 'multipart',
+    jsonBytes: source.jsonBytes(),
+    compressedBytes,
+    chunks: sequence,
+  });
+}
+
+function withValidation(
+  source: { validation?: { warnings: readonly Violation[] } },
+  result: PushPayloadResult,
+) {
+  if (source.validation) result.validationWarnings = [...source.validation.warnings];
+  return result;
 }

@@ -106,7 +106,9 @@ async function main() {
     throw new Error(`bench-app-${n} failed validation: ${JSON.stringify(errors.slice(0, 5))}`);
 
   t = process.hrtime.bigint();
-  const pushed = values.url ? await pushToService(values.url, apiKey!, payload) : await pushToSink(payload);
+  const pushed = values.url
+    ? await pushToService(values.url, apiKey!, payload, validation === 'as-read')
+    : await pushToSink(payload);
   const push_s = seconds(t);
   const total_s = seconds(started);
   const peak_rss_mb = Math.round(process.resourceUsage().maxRSS / 1024);

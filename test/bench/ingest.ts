@@ -30,7 +30,7 @@ async function main() {
   try {
     const payload = buildBenchApp(n, 'streamed');
     const started = process.hrtime.bigint();
-    const pushed = await pushToService(emulator.url, key, payload);
+    const pushed = await pushToService(emulator.url, key, payload, false);
     const push_s = Number(process.hrtime.bigint() - started) / 1e9;
     const result = {
       n,

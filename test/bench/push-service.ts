@@ -14,6 +14,7 @@ export async function pushToService(
   url: string,
   apiKey: string,
   payload: ApplicationPayload,
+  validateAsRead: boolean,
 ): Promise<ServicePush> {
   const client = createClient({ url, apiKey, timeoutMs: 600_000 });
   const { provider } = await client.providers.findOrCreate({ name: 'bench', template: 'application' });
@@ -23,11 +24,12 @@ export async function pushToService(
     dataSourceId: dataSource.id,
     payload,
     compression: 'gzip',
+    ...(validateAsRead ? { validate: { template: 'application' as const } } : {}),
   });
   return {
     jsonBytes: result.jsonBytes ?? 0,
     gzipBytes: result.compressedBytes,
     mode: result.mode,
-    warnings: result.warnings.length,
+    warnings: result.warnings.length + (result.validationWarnings?.length ?? 0),
   };
 }

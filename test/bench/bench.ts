@@ -5,10 +5,12 @@
  * Builds bench-app-N through the builder API, validates it, and pushes it (stream, gzip, base64) to
  * a counting HTTP sink on this machine, or to the service at URL. Prints one JSON line.
  *
- * Validation `as-read` (the default) checks everything but the users and grants before the push and
- * those while they are serialized (`createPayloadStream`'s `validate` option), so a streamed
- * collection is produced once; the push fails before its last byte if any is invalid. `before`
- * validates the whole payload first, reading the streamed collections twice.
+ * Validation `before` (the default) validates the whole payload, then pushes it: the streamed users
+ * and grants are produced twice. `as-read` checks everything but the users and grants before the
+ * push and those while they are serialized (`createPayloadStream`'s `validate` option), so each is
+ * produced once (what a one-shot or async source needs); the push fails before its last byte if any
+ * is invalid. On this 2-core machine `before` is the faster of the two: validation then runs while
+ * the second core is free, instead of beside gzip.
  */
 import { request } from 'node:http';
 import { pipeline } from 'node:stream/promises';
@@ -25,7 +27,7 @@ const { values } = parseArgs({
     url: { type: 'string' },
     level: { type: 'string', default: '6' },
     mode: { type: 'string', default: 'streamed' },
-    validation: { type: 'string', default: 'as-read' },
+    validation: { type: 'string', default: 'before' },
   },
 });
 const n = Number(values.users);

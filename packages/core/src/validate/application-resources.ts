@@ -3,7 +3,7 @@ import type { Resource } from '../schemas/application.js';
 import type { Collection } from './collections.js';
 import type { CheckContext } from './context.js';
 import { NameTable, sameName } from '../internal/name-table.js';
-import { NameIndex } from './names.js';
+import { duplicateMessage, NameIndex } from './names.js';
 import { checkCustomProperties, type PropertyDefinitions } from './properties.js';
 
 /** Up to this many siblings are compared directly (most resources have a handful of sub-resources). */
@@ -70,10 +70,7 @@ export class ResourceIndex {
         for (let j = 0; j < i; j++) {
           const other = resources![j]!;
           if (sameName(other.id ?? other.name, key)) {
-            ctx.error(
-              `duplicate resource ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${j}`,
-              hasId ? 'id' : 'name',
-            );
+            ctx.error(duplicateMessage('resource', key, j), hasId ? 'id' : 'name');
             break;
           }
         }

@@ -13,7 +13,7 @@ import type { PropertyType } from '../schemas/common.js';
 import { isAsyncStreamed, isStreamed, toArray, type Collection } from './collections.js';
 import type { CheckContext, PathSegment } from './context.js';
 import { ResourceIndex } from './application-resources.js';
-import { findCycles, fold, NameIndex } from './names.js';
+import { duplicateMessage, findCycles, fold, NameIndex } from './names.js';
 import { checkCustomProperties } from './properties.js';
 import type { SemanticOptions } from './options.js';
 
@@ -477,10 +477,7 @@ class GrantChecks implements EntityVisitor<IdentityToPermissions> {
       const first = this.firstEntry![at]!;
       if (first === 0) this.firstEntry![at] = i + 1;
       else
-        ctx.error(
-          `duplicate identity_to_permissions entry ${JSON.stringify(entry.identity)}: names and ids compare without case; the first is at index ${first - 1}`,
-          'identity',
-        );
+        ctx.error(duplicateMessage('identity_to_permissions entry', entry.identity, first - 1), 'identity');
     } else {
       this.seen.add(
         entry.identity,

@@ -10,6 +10,11 @@ export function fold(name: string): string {
   return name.toLowerCase();
 }
 
+/** The message of a key that repeats an earlier one (at index `first`) of the same kind. */
+export function duplicateMessage(kind: string, key: string, first: number): string {
+  return `duplicate ${kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${first}`;
+}
+
 /** A set of keys of one entity kind, reporting duplicates as it is filled. */
 export class NameIndex {
   private readonly table = new NameTable<number>();
@@ -52,10 +57,7 @@ export class NameIndex {
         'operation',
       );
     } else {
-      ctx.error(
-        `duplicate ${this.kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${first}`,
-        field,
-      );
+      ctx.error(duplicateMessage(this.kind, key, first), field);
     }
     return false;
   }
@@ -84,11 +86,7 @@ export class NameIndex {
     this.table.indexPending((entry, earlier) => {
       const index = this.table.valueAt(entry);
       const key = this.table.keyAt(entry);
-      ctx.error(
-        `duplicate ${this.kind} ${JSON.stringify(key)}: names and ids compare without case; the first is at index ${this.table.valueAt(earlier)}`,
-        index,
-        field(index),
-      );
+      ctx.error(duplicateMessage(this.kind, key, this.table.valueAt(earlier)), index, field(index));
     });
   }
 

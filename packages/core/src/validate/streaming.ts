@@ -155,83 +155,83 @@ function inspect<T>(
     : new InspectedAsync(source, visitor, onEnd);
 }
 
-/** `Inspected` for an async iterable of entities (users fetched page by page, say). */
-class InspectedAsync<T> implements AsyncIterable<T> {
+/**
+ * The visiting part of a collection read once through a visitor: `see` takes each result of the
+ * source's iterator, in order, and passes it on.
+ */
+class Visiting<T> {
   private read = false;
+  private index = 0;
 
   constructor(
-    private readonly source: AsyncIterable<T>,
     private readonly visitor: EntityVisitor<T>,
     private readonly onEnd: () => void,
   ) {}
 
-  [Symbol.asyncIterator](): AsyncIterator<T> {
+  /** Called when the collection is opened for reading: it may be read once. */
+  open(): void {
     if (this.read) throw new Error('validateAsRead: a checked collection was read twice');
     this.read = true;
-    const { visitor, onEnd } = this;
-    const inner = this.source[Symbol.asyncIterator]();
-    let index = 0;
-    let begun = false;
+    this.visitor.begin();
+  }
+
+  see(r: IteratorResult<T>): IteratorResult<T> {
+    if (r.done === true) {
+      this.visitor.end();
+      this.onEnd();
+    } else {
+      this.visitor.visit(r.value, this.index++);
+    }
+    return r;
+  }
+}
+
+/** A collection whose entities go through a visitor as they are read; the serializer writes it as an array. */
+class Inspected<T> implements Iterable<T> {
+  private readonly visiting: Visiting<T>;
+
+  constructor(
+    private readonly source: Collection<T>,
+    visitor: EntityVisitor<T>,
+    onEnd: () => void,
+  ) {
+    this.visiting = new Visiting(visitor, onEnd);
+  }
+
+  [Symbol.iterator](): Iterator<T> {
+    const visiting = this.visiting;
+    visiting.open();
+    const inner = this.source[Symbol.iterator]();
     return {
-      async next(): Promise<IteratorResult<T>> {
-        if (!begun) {
-          begun = true;
-          visitor.begin();
-        }
-        const r = await inner.next();
-        if (r.done === true) {
-          visitor.end();
-          onEnd();
-          return r;
-        }
-        visitor.visit(r.value, index++);
-        return r;
-      },
-      async return(value?: unknown): Promise<IteratorResult<T>> {
-        await inner.return?.(value);
+      next: (): IteratorResult<T> => visiting.see(inner.next()),
+      return(value?: unknown): IteratorResult<T> {
+        inner.return?.(value);
         return { done: true, value: value as T };
       },
     };
   }
 }
 
-/**
- * A collection whose entities go through a visitor as they are read. It may be read once; the
- * serializer writes it as an array.
- */
-class Inspected<T> implements Iterable<T> {
-  private read = false;
+/** `Inspected` for an async iterable of entities (users fetched page by page, say). */
+class InspectedAsync<T> implements AsyncIterable<T> {
+  private readonly visiting: Visiting<T>;
 
   constructor(
-    private readonly source: Collection<T>,
-    private readonly visitor: EntityVisitor<T>,
-    private readonly onEnd: () => void,
-  ) {}
+    private readonly source: AsyncIterable<T>,
+    visitor: EntityVisitor<T>,
+    onEnd: () => void,
+  ) {
+    this.visiting = new Visiting(visitor, onEnd);
+  }
 
-  [Symbol.iterator](): Iterator<T> {
-    if (this.read) throw new Error('validateAsRead: a checked collection was read twice');
-    this.read = true;
-    const { visitor, onEnd } = this;
-    const inner = this.source[Symbol.iterator]();
-    let index = 0;
-    let begun = false;
+  [Symbol.asyncIterator](): AsyncIterator<T> {
+    const visiting = this.visiting;
+    visiting.open();
+    const inner = this.source[Symbol.asyncIterator]();
     return {
-      next(): IteratorResult<T> {
-        if (!begun) {
-          begun = true;
-          visitor.begin();
-        }
-        const r = inner.next();
-        if (r.done === true) {
-          visitor.end();
-          onEnd();
-          return r;
-        }
-        visitor.visit(r.value, index++);
-        return r;
-      },
-      return(value?: unknown): IteratorResult<T> {
-        inner.return?.(value);
+      next: async (): Promise<IteratorResult<T>> => visiting.see(await inner.next()),
+      async return(value?: unknown): Promise<IteratorResult<T>> {
+        await inner.return?.(value);
         return { done: true, value: value as T };
       },
     };

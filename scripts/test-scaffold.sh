@@ -8,6 +8,9 @@
 # The plugin goes to plugins/.scaffold-check-<template>-<pid>: inside the checkout, so @oaakit/*,
 # typescript and vitest resolve to this checkout's node_modules (the workspace links) with no
 # install; a dot directory, so the workspaces glob, turbo and the root vitest run never pick it up.
+# Then, as a user would outside any checkout: `oaa plugins new` in a temporary directory, and the
+# "Next:" commands it prints run exactly as printed (npm install with the file: dependencies on this
+# checkout's packages, build, test, oaa run --dry-run).
 # Needs the packages built (npm run build). Removes what it generated, also on failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,6 +22,8 @@ if [ ${#templates[@]} -eq 0 ]; then templates=(application identity_provider hri
 
 created=()
 cleanup() { for dir in "${created[@]}"; do rm -rf "$dir"; done; }
+outside=$(mktemp -d "${TMPDIR:-/tmp}/oaa-scaffold-outside-XXXXXX")
+created+=("$outside")
 trap cleanup EXIT
 
 for template in "${templates[@]}"; do
@@ -52,3 +57,19 @@ for template in "${templates[@]}"; do
   )
   printf -- '-- %s: ok\n' "$template"
 done
+
+printf '\n== outside the checkout: oaa plugins new oaa-plugin-outside in %s, then the printed next steps\n' "$outside"
+(
+  cd "$outside"
+  printed=$(oaa plugins new oaa-plugin-outside --template application)
+  steps=$(sed -n '/^Next:$/,$p' <<<"$printed" | tail -n +2 | sed 's/^  //')
+  if [ -z "$steps" ]; then
+    echo "oaa plugins new printed no next steps:" >&2
+    echo "$printed" >&2
+    exit 1
+  fi
+  printf -- '-- %s\n' "$steps"
+  # Run as printed, with this checkout's oaa off the PATH: `npx oaa` must find the plugin's own.
+  env -u npm_config_prefix bash -euo pipefail -c "$steps" >/dev/null
+)
+printf -- '-- outside the checkout: ok\n'

@@ -124,6 +124,7 @@ export {
   pluginTemplateCandidates,
 } from './scaffold/template-dir.js';
 export { createPlugin, type CreatePluginOptions, type CreatedPlugin } from './scaffold/create-plugin.js';
+export { defaultOaakitSource, type OaakitSource } from './scaffold/oaakit-dependencies.js';
 export {
   discoverPlugins,
   type DiscoverPluginsOptions,

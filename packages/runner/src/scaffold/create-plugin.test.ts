@@ -5,6 +5,7 @@ import { CONNECTOR_API_VERSION, TEMPLATES } from '@oaakit/core';
 import type { Template } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlugin } from './create-plugin.js';
+import { defaultOaakitSource } from './oaakit-dependencies.js';
 import { RUNNER_PACKAGE_ROOT } from './template-dir.js';
 import { rejection } from '../test-support/rejection.js';
 
@@ -23,6 +24,9 @@ async function text(dir: string, file: string): Promise<string> {
 const runnerVersion = (
   JSON.parse(await readFile(join(RUNNER_PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
 ).version;
+
+/** This checkout's packages/ directory (the runner is packages/runner). */
+const PACKAGES_DIR = join(RUNNER_PACKAGE_ROOT, '..');
 
 describe('createPlugin', () => {
   it.each(TEMPLATES)(
@@ -61,7 +65,9 @@ describe('createPlugin', () => {
         name: '@acme/oaa-plugin-wiki',
         type: 'module',
         oaakit: { connector: './dist/index.js', apiVersion: CONNECTOR_API_VERSION },
-        peerDependencies: { '@oaakit/core': `^${runnerVersion}` },
+        // From this checkout, the plugin depends on the checkout's own packages.
+        peerDependencies: { '@oaakit/core': `file:${join(PACKAGES_DIR, 'core')}` },
+        devDependencies: { '@oaakit/emulator': `file:${join(PACKAGES_DIR, 'emulator')}` },
         scripts: { build: expect.any(String), test: 'vitest run' },
       });
       expect(manifest.description).toContain(template);
@@ -75,6 +81,32 @@ describe('createPlugin', () => {
       expect(await text(created.dir, 'src/index.test.ts')).toMatch(/OAA\.wiki\./);
     },
   );
+
+  it('depends on a registry version range when asked to, and on file: packages by default from a checkout', async () => {
+    expect(defaultOaakitSource()).toEqual({ dir: PACKAGES_DIR });
+    const created = await createPlugin({
+      name: 'oaa-plugin-wiki',
+      template: 'hris',
+      dir: join(work, 'wiki'),
+      oaakit: 'registry',
+    });
+    expect(created.oaakit).toBe('registry');
+    const manifest = JSON.parse(await text(created.dir, 'package.json')) as Record<string, unknown>;
+    expect(manifest).toMatchObject({
+      peerDependencies: { '@oaakit/core': `^${runnerVersion}` },
+      devDependencies: { '@oaakit/cli': `^${runnerVersion}`, '@oaakit/runner': `^${runnerVersion}` },
+    });
+  });
+
+  it('takes a registry range for an oaakit installed into node_modules', async () => {
+    const installed = join(work, 'node_modules', '@oaakit', 'runner');
+    await mkdir(installed, { recursive: true });
+    expect(defaultOaakitSource(installed)).toBe('registry');
+    // A lone runner outside node_modules, without its sibling packages, cannot give file: specs either.
+    const lone = join(work, 'lone', 'runner');
+    await mkdir(lone, { recursive: true });
+    expect(defaultOaakitSource(lone)).toBe('registry');
+  });
 
   it('writes into an existing empty directory', async () => {
     const dir = join(work, 'empty');

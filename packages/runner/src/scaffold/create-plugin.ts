@@ -10,7 +10,9 @@ import type { Template } from '@oaakit/core';
 import { assertPackageName, pluginNames } from './plugin-name.js';
 import type { PluginNames } from './plugin-name.js';
 import { SCAFFOLD_ERROR_CODES } from './scaffold-codes.js';
-import { RUNNER_PACKAGE_ROOT, findPluginTemplate, isPluginTemplate } from './template-dir.js';
+import { defaultOaakitSource, oaakitDependencySpecs } from './oaakit-dependencies.js';
+import type { OaakitPackage, OaakitSource } from './oaakit-dependencies.js';
+import { findPluginTemplate, isPluginTemplate } from './template-dir.js';
 
 /** Options of {@link createPlugin}. */
 export interface CreatePluginOptions {
@@ -22,6 +24,11 @@ export interface CreatePluginOptions {
   dir: string;
   /** The template to use; default the one shipped with this package (see `findPluginTemplate`). */
   templateDir?: string;
+  /**
+   * Where the plugin's `@oaakit/*` dependencies come from; default {@link defaultOaakitSource}:
+   * `file:` specs on this oaakit's own packages unless it was installed from a registry.
+   */
+  oaakit?: OaakitSource;
 }
 
 /** What {@link createPlugin} made. */
@@ -32,6 +39,8 @@ export interface CreatedPlugin {
   files: string[];
   template: Template;
   names: PluginNames;
+  /** Where its `@oaakit/*` dependencies come from. */
+  oaakit: OaakitSource;
 }
 
 /** Template files whose names npm would not pack as they are; renamed when copied. */
@@ -41,15 +50,11 @@ const VARIANTS = 'variants';
 const LEFT_OVER = new Set(['node_modules', 'dist', '.oaa']);
 const PLACEHOLDER = /__[A-Z][A-Z0-9_]*__/g;
 
-/** The version range of the `@oaakit/*` packages a new plugin depends on: this runner's minor. */
-async function oaakitRange(): Promise<string> {
-  const manifest = JSON.parse(await readFile(join(RUNNER_PACKAGE_ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return `^${manifest.version}`;
-}
-
-function placeholders(names: PluginNames, template: Template, range: string): Record<string, string> {
+function placeholders(
+  names: PluginNames,
+  template: Template,
+  specs: Readonly<Record<OaakitPackage, string>>,
+): Record<string, string> {
   return {
     __PLUGIN_NAME__: names.packageName,
     __CONNECTOR_ID__: names.connectorId,
@@ -57,7 +62,11 @@ function placeholders(names: PluginNames, template: Template, range: string): Re
     __SOURCE_TYPE__: names.sourceType,
     __TOKEN_VARIABLE__: names.tokenVariable,
     __TEMPLATE__: template,
-    __OAAKIT_RANGE__: range,
+    __OAAKIT_CLI__: specs.cli,
+    __OAAKIT_CLIENT__: specs.client,
+    __OAAKIT_CORE__: specs.core,
+    __OAAKIT_EMULATOR__: specs.emulator,
+    __OAAKIT_RUNNER__: specs.runner,
   };
 }
 
@@ -137,7 +146,8 @@ export async function createPlugin(options: CreatePluginOptions): Promise<Create
   const existed = await checkTarget(dir);
 
   const names = pluginNames(options.name);
-  const values = placeholders(names, template, await oaakitRange());
+  const oaakit = options.oaakit ?? defaultOaakitSource();
+  const values = placeholders(names, template, await oaakitDependencySpecs(oaakit));
   const files = new Map([...(await listFiles(root, VARIANTS)), ...(await listFiles(variant))]);
   // Filled in memory first: a template mistake then leaves nothing half-written.
   const contents = new Map<string, string>();
@@ -154,5 +164,5 @@ export async function createPlugin(options: CreatePluginOptions): Promise<Create
     else for (const entry of await readdir(dir)) await rm(join(dir, entry), { recursive: true, force: true });
     throw error;
   }
-  return { dir, files: [...contents.keys()].sort(), template, names };
+  return { dir, files: [...contents.keys()].sort(), template, names, oaakit };
 }

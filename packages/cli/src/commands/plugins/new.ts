@@ -1,4 +1,4 @@
-import { relative } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { Args, Flags } from '@oclif/core';
 import { TEMPLATES } from '@oaakit/core';
 import type { Template } from '@oaakit/core';
@@ -11,6 +11,8 @@ interface NewPluginOutput {
   template: Template;
   dir: string;
   files: string[];
+  /** Where its @oaakit/* dependencies come from: "registry", or an oaakit packages/ directory. */
+  oaakit: string;
 }
 
 /** `oaa plugins new NAME`: a new connector plugin package from the template. */
@@ -45,6 +47,11 @@ export default class PluginsNew extends BaseCommand {
       default: 'application' as const,
     })(),
     dir: Flags.string({ char: 'd', description: 'directory to create (default: ./NAME without its scope)' }),
+    oaakit: Flags.string({
+      description:
+        'where the plugin\'s @oaakit/* dependencies come from: "registry" (a version range), or the packages/ directory of an oaakit checkout (file: dependencies). Default: this oaakit\'s own packages, unless it was installed from a registry',
+      helpValue: 'registry|DIR',
+    }),
   };
 
   async run(): Promise<NewPluginOutput> {
@@ -52,12 +59,21 @@ export default class PluginsNew extends BaseCommand {
     // Loaded here, not at the top: oclif imports every command module at start-up.
     const { createPlugin, pluginNames } = await import('@oaakit/runner');
     const dir = flags.dir ?? pluginNames(args.name).bareName;
-    const created = await createPlugin({ name: args.name, template: flags.template, dir });
+    const created = await createPlugin({
+      name: args.name,
+      template: flags.template,
+      dir,
+      ...(flags.oaakit === undefined
+        ? {}
+        : { oaakit: flags.oaakit === 'registry' ? 'registry' : { dir: resolve(flags.oaakit) } }),
+    });
     const shown = relative(process.cwd(), created.dir) || '.';
     this.log(
       `Created ${args.name} (connector ${created.names.connectorId}, template ${created.template}) in ${shown}:`,
     );
     for (const file of created.files) this.log(`  ${file}`);
+    if (created.oaakit !== 'registry')
+      this.log(`Its @oaakit/* dependencies are this oaakit's packages in ${created.oaakit.dir} (file:).`);
     this.log('');
     this.log('Next:');
     this.log(`  cd ${shown}`);
@@ -70,6 +86,7 @@ export default class PluginsNew extends BaseCommand {
       template: created.template,
       dir: created.dir,
       files: created.files,
+      oaakit: created.oaakit === 'registry' ? 'registry' : created.oaakit.dir,
     };
   }
 }

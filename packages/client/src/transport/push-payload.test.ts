@@ -174,18 +174,39 @@ describe('pushPayload', () => {
     });
 
     it('never completes a multipart upload of an invalid payload, and the last push stays', async () => {
-      const client = emu.client();
+      // The bad user is read only once a part has been uploaded: the upload is under way, whatever
+      // the machine's load, when validation fails.
+      let partUploaded!: () => void;
+      const uploaded = new Promise<void>((resolve) => (partUploaded = resolve));
+      const client = emu.client({
+        fetch: async (input, init) => {
+          const response = await globalThis.fetch(input, init);
+          // Only chunk uploads stream their body; start and complete send a string.
+          const upload = init?.body !== undefined && typeof init.body !== 'string';
+          if (response.url.endsWith(':parts') && upload && response.ok) partUploaded();
+          return response;
+        },
+      });
       const ref = await target(client);
       await client.pushPayload({ ...ref, payload: appPayload(randomUsers(3)) });
+      async function* badAfterAnUpload(): AsyncGenerator<LocalUserLike> {
+        const users = randomUsers(30_000);
+        for (const [i, user] of users.entries()) {
+          if (i === users.length - 1) {
+            await uploaded;
+            yield { ...user, groups: ['nobody'] };
+          } else yield user;
+        }
+      }
       const push = client.pushPayload({
         ...ref,
-        // More than one JSON chunk (1 MiB) before the bad user, so that parts go out before it is read.
-        payload: appPayload(slowly(bad(randomUsers(30_000), 29_999))),
+        payload: appPayload(badAfterAnUpload()),
         maxBodyBytes: SMALL_BODY,
         validate: { template: 'application' },
       });
       await expect(push).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
       const parts = (await emu.admin.calls.list({ method: 'POST' })).filter((c) => c.path.endsWith(':parts'));
+      // start and at least one upload went out; complete never did.
       expect(parts.length).toBeGreaterThan(1);
       expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(3);
     });

@@ -40,8 +40,13 @@ function noise(seed: number, size: number): string {
   return out;
 }
 
-/** Waits until `count()` stops changing (this only bounds how long the test looks, it asserts no duration). */
+/**
+ * Waits until `count()` has moved past 0 and then stops changing: a producer that never started
+ * fails here instead of passing as "stalled". (The sleeps only bound how long the test looks; it
+ * asserts no duration.)
+ */
 async function untilStalled(count: () => number): Promise<void> {
+  await vi.waitFor(() => expect(count()).toBeGreaterThan(0), { timeout: 30_000, interval: 5 });
   let stable = 0;
   for (let i = 0; i < 200 && stable < 5; i++) {
     const before = count();

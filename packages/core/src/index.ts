@@ -108,11 +108,13 @@ export {
   pageSchema,
   providerCreateSchema,
   providerSchema,
+  providerUpdateSchema,
   type DataSource,
   type DataSourceCreate,
   type Icon,
   type Provider,
   type ProviderCreate,
+  type ProviderUpdate,
 } from './schemas/providers.js';
 export {
   nodeQueryRequestSchema,

@@ -49,6 +49,13 @@ export const providerCreateSchema = z.strictObject({
 });
 export type ProviderCreate = z.infer<typeof providerCreateSchema>;
 
+/**
+ * Body of `PATCH /api/v1/providers/custom/{id}`: the vendor SDK's `update_provisioning_status`.
+ * `provisioning: true` makes an `hris` provider the system of record for lifecycle-management policies.
+ */
+export const providerUpdateSchema = z.strictObject({ provisioning: z.boolean() });
+export type ProviderUpdate = z.infer<typeof providerUpdateSchema>;
+
 /** A data source; fields beyond `id` and `name` are the emulator's (the spec shows none). */
 export const dataSourceSchema = z.looseObject({ id: z.string(), name: z.string(), status: opt(z.string()) });
 export type DataSource = z.infer<typeof dataSourceSchema>;

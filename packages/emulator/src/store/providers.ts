@@ -107,6 +107,13 @@ export function mergeProviderTypes(db: Db, id: string, types: ProviderTypes): vo
   if (changed) db.prepare('UPDATE providers SET record = ? WHERE id = ?').run(JSON.stringify(record), id);
 }
 
+/** Sets the provider's `provisioning` flag and returns the updated record. The caller checks it exists. */
+export function setProvisioning(db: Db, record: ProviderRecord, provisioning: boolean): ProviderRecord {
+  const updated: ProviderRecord = { ...record, provisioning };
+  db.prepare('UPDATE providers SET record = ? WHERE id = ?').run(JSON.stringify(updated), record.id);
+  return updated;
+}
+
 /** Deletes the provider row; data sources, icons and uploads go with it (foreign keys). */
 export function deleteProviderRow(db: Db, id: string): void {
   db.prepare('DELETE FROM providers WHERE id = ?').run(id);

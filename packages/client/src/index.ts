@@ -30,6 +30,7 @@ export {
   type Page,
   type Provider,
   type ProviderCreateFields,
+  type ProviderUpdate,
   type PushWarning,
 } from './types.js';
 export { clientOptionsFromEnv } from './env.js';

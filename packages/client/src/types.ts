@@ -4,7 +4,7 @@
  */
 import type { ProviderCreate, PushResponse } from '@oaakit/core';
 
-export type { DataSource, Icon, Provider, Template as CustomTemplate } from '@oaakit/core';
+export type { DataSource, Icon, Provider, ProviderUpdate, Template as CustomTemplate } from '@oaakit/core';
 
 /** Optional request fields of a provider create, besides `name` and the template. */
 export type ProviderCreateFields = Omit<ProviderCreate, 'name' | 'custom_template'>;

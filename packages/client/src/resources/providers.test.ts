@@ -60,6 +60,50 @@ describe('providers', () => {
     expect(queries.join('&')).not.toContain('%2B');
   });
 
+  it('makes an hris provider the system of record with update, and turns it off again', async () => {
+    const client = emu.client();
+    const hr = await client.providers.create({ name: 'Workday', template: 'hris' });
+    expect(hr.provisioning).toBeNull();
+    const on = await client.providers.update(hr.id, { provisioning: true });
+    expect(on).toMatchObject({ id: hr.id, name: 'Workday', provisioning: true });
+    expect((await client.providers.get(hr.id)).provisioning).toBe(true);
+    expect((await client.providers.findByName('Workday'))?.provisioning).toBe(true);
+    expect((await client.providers.update(hr.id, { provisioning: false })).provisioning).toBe(false);
+    expect((await client.providers.get(hr.id)).provisioning).toBe(false);
+  });
+
+  it('answers update on a provider of another template with a typed 400 naming provisioning', async () => {
+    const client = emu.client();
+    const app = await client.providers.create({ name: 'Wiki', template: 'application' });
+    const error = await client.providers.update(app.id, { provisioning: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServiceError);
+    const e = error as ServiceError;
+    expect(e).toMatchObject({ status: 400, code: 'InvalidArgument', method: 'PATCH' });
+    expect(e.violations).toEqual([
+      {
+        field: 'provisioning',
+        description:
+          'only hris providers can be the system of record; this provider has the application template',
+      },
+    ]);
+    expect((await client.providers.get(app.id)).provisioning).toBeNull();
+    await expect(
+      client.providers.update('00000000-0000-4000-8000-000000000000', { provisioning: true }),
+    ).rejects.toMatchObject({ status: 404, code: 'NotFound' });
+  });
+
+  it('retries an update the service failed, and the change happens once', async () => {
+    const client = emu.client();
+    const hr = await client.providers.create({ name: 'BambooHR', template: 'hris' });
+    await emu.admin.faults.add({ method: 'PATCH', path: '/api/v1/providers/custom/*', status: 503 });
+    expect((await client.providers.update(hr.id, { provisioning: true })).provisioning).toBe(true);
+    const patches = await emu.admin.calls.list({ method: 'PATCH' });
+    expect(patches.map((c) => c.status)).toEqual([503, 200]);
+    const events = await emu.admin.events({ eventType: 'PROVIDER_CONFIG_CHANGED' });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ entity: 'PROVIDER', entity_id: hr.id, entity_name: 'BambooHR' });
+  });
+
   it('answers a bad create with a typed 400 naming the field', async () => {
     const client = emu.client();
     const error = await client.providers

@@ -1,32 +1,39 @@
 /**
- * One lock per data source: an exclusive lock file holding the holder's pid, host and start time.
- * A lock whose process is gone (same host, pid not alive) is stale and taken over.
+ * One lock per data source: a lock file naming its holder (pid, host, since when, and on Linux the
+ * boot id, pid namespace and start time that make the pid unambiguous), with a random token and a
+ * lease the holder refreshes while it runs. `lock-record.ts` has the rule for when a lock is stale;
+ * `lock-file.ts` the file operations that keep two contenders from both taking one over.
+ *
+ * Why not proper-lockfile (DESIGN.md's other option): its lock is a directory with nothing in it, so
+ * a refusal could not name the holder; it judges staleness by mtime alone, so a local holder whose
+ * event loop is blocked for longer than the lease (a long synchronous validation, SQLite waiting on a
+ * busy database) loses its lock, and a dead local holder is noticed only after the lease; and two
+ * processes removing one stale lock at once can delete each other's fresh lock. Here a local holder
+ * is checked through the kernel, and the mtime lease is for the holders that cannot be checked.
  */
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
-import { tempPathFor } from './atomic-write.js';
+import { createExclusive, inspect, removeLockFile, sweepLockDebris } from './lock-file.js';
+import type { CreatedFile, LockFileSnapshot } from './lock-file.js';
+import { isStale } from './lock-record.js';
+import type { LockHolder } from './lock-record.js';
+import { currentIdentity, processStatus } from './process-identity.js';
 
-/** Who holds a lock. */
-export interface LockHolder {
-  pid: number;
-  hostname: string;
-  /** ISO time the lock was taken. */
-  since: string;
-  /** What took it, e.g. the connector id. */
-  owner?: string;
-  /** Tells two locks of one process apart. */
-  token?: string;
-}
+export type { LockHolder } from './lock-record.js';
+
+/** Lease of a lock: refreshed every third of it, stale (where the holder cannot be checked) after it. */
+export const DEFAULT_LEASE_MS = 30_000;
+/** Age after which an empty or unparsable lock file is taken over. */
+export const DEFAULT_GRACE_MS = 5_000;
 
 /** A held lock. */
 export interface HeldLock {
   readonly path: string;
   readonly holder: LockHolder;
-  /** Releases the lock; safe to call twice. */
+  /** Stops the heartbeat and releases the lock; safe to call twice. */
   release(): Promise<void>;
 }
 
@@ -40,128 +47,104 @@ export interface AcquireLockOptions {
   owner?: string;
   /** What the lock protects, for messages; default the lock path. */
   subject?: string;
+  /** This holder's lease, recorded in the lock file; default {@link DEFAULT_LEASE_MS}. */
+  leaseMs?: number;
+  /** Age after which an unparsable lock file is taken over; default {@link DEFAULT_GRACE_MS}. */
+  graceMs?: number;
   signal?: AbortSignal;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+/** Release gives way this often to a process removing the lock at that moment. */
+const RELEASE_ATTEMPTS = 20;
 
-async function readHolder(path: string): Promise<LockHolder | undefined> {
-  try {
-    const parsed = JSON.parse(await readFile(path, 'utf8')) as Partial<LockHolder>;
-    if (typeof parsed.pid !== 'number' || typeof parsed.hostname !== 'string') return undefined;
-    return {
-      pid: parsed.pid,
-      hostname: parsed.hostname,
-      since: String(parsed.since),
-      ...(parsed.owner ? { owner: parsed.owner } : {}),
-      ...(parsed.token ? { token: parsed.token } : {}),
-    };
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    // A lock file being written right now, or garbage: treat as held and unknown.
-    return { pid: -1, hostname: 'unknown', since: 'unknown' };
-  }
-}
-
-function isStale(holder: LockHolder): boolean {
-  return holder.hostname === hostname() && holder.pid > 0 && !isAlive(holder.pid);
-}
-
-async function tryCreate(path: string, holder: LockHolder): Promise<boolean> {
-  try {
-    const handle = await open(path, 'wx', 0o600);
-    try {
-      await handle.writeFile(JSON.stringify(holder));
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw error;
-  }
-}
-
-/** Moves a stale lock aside, so of two processes breaking it at once only one succeeds. */
-async function breakStale(path: string, seen: LockHolder): Promise<void> {
-  const aside = tempPathFor(`${path}.stale`);
-  try {
-    await rename(path, aside);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw error;
-  }
-  const moved = await readHolder(aside);
-  if (moved !== undefined && (moved.pid !== seen.pid || moved.token !== seen.token)) {
-    // Someone took the lock between our read and the rename: give it back.
-    await rename(aside, path).catch(() => undefined);
-    return;
-  }
-  await rm(aside, { force: true });
-}
-
-function lockedError(subject: string, path: string, holder: LockHolder): OaaError {
+function lockedError(subject: string, path: string, holder: LockHolder | undefined): OaaError {
   const who =
-    holder.pid === -1
-      ? 'another run'
+    holder === undefined
+      ? 'another run (its lock file is being written, or is unreadable)'
       : `pid ${holder.pid} on ${holder.hostname} since ${holder.since}${holder.owner ? ` (${holder.owner})` : ''}`;
   return new OaaError(`${subject} is locked by ${who}`, {
     code: RUNNER_ERROR_CODES.STATE_LOCKED,
     retryable: true,
-    details: { lockFile: path, holder },
+    details: { lockFile: path, holder: holder ?? null },
     hints: [
       'wait for the other run to finish, or let this run wait for it',
-      `if no such run exists (e.g. it ran on another machine that crashed), delete ${path}`,
+      `if no such run exists (e.g. it ran on another machine that crashed), the lock is taken over once its lease runs out, or delete ${path}`,
     ],
   });
 }
 
+/** Refreshes the lock file's mtime (the lease) until stopped; the timer never keeps the process alive. */
+function heartbeat(handle: FileHandle, leaseMs: number): () => void {
+  const timer = setInterval(
+    () => {
+      const now = new Date();
+      handle.utimes(now, now).catch(() => undefined);
+    },
+    Math.max(10, Math.floor(leaseMs / 3)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
 /**
- * Takes the lock file at `path`, waiting up to `waitMs` while another live process holds it.
- * Throws `STATE_LOCKED` naming the holder when it stays held.
+ * Takes the lock file at `path`, waiting up to `waitMs` while another live run holds it, and keeps
+ * its lease until released. A stale lock (see `lock-record.ts`) is taken over. Throws `STATE_LOCKED`
+ * naming the holder when it stays held.
  */
 export async function acquireLock(path: string, options: AcquireLockOptions = {}): Promise<HeldLock> {
+  const self = currentIdentity();
+  const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
   const holder: LockHolder = {
-    pid: process.pid,
-    hostname: hostname(),
+    ...self,
     since: new Date().toISOString(),
     ...(options.owner ? { owner: options.owner } : {}),
     token: randomBytes(8).toString('hex'),
+    leaseMs,
   };
+  const text = JSON.stringify(holder);
+  const stale = (file: LockFileSnapshot): boolean =>
+    isStale({
+      holder: file.holder,
+      ageMs: Date.now() - file.mtimeMs,
+      self,
+      status: processStatus,
+      defaultLeaseMs: leaseMs,
+      graceMs,
+    });
+  const remove = { claim: text, abandoned: stale };
   const deadline = Date.now() + (options.waitMs ?? 0);
-  for (;;) {
+  let created: CreatedFile | undefined;
+  while (created === undefined) {
     options.signal?.throwIfAborted();
-    if (await tryCreate(path, holder)) break;
-    const current = await readHolder(path);
+    created = await createExclusive(path, text);
+    if (created !== undefined) break;
+    const current = await inspect(path);
     if (current === undefined) continue;
-    if (isStale(current)) {
-      await breakStale(path, current);
-      continue;
-    }
-    if (Date.now() >= deadline) throw lockedError(options.subject ?? path, path, current);
+    if (stale(current) && (await removeLockFile(path, current, { ...remove, removable: stale }))) continue;
+    if (Date.now() >= deadline) throw lockedError(options.subject ?? path, path, current.holder);
     await sleep(
       Math.min(options.pollMs ?? 200, Math.max(1, deadline - Date.now())),
       undefined,
       options.signal ? { signal: options.signal } : {},
     );
   }
-  let released = false;
+  const { handle, ino } = created;
+  const mine: LockFileSnapshot = { text, holder, ino, mtimeMs: 0 };
+  const stop = heartbeat(handle, leaseMs);
+  // Debris of crashes is nobody's to wait for; failing to delete it does not fail the run.
+  await sweepLockDebris(path, Math.max(2 * leaseMs, 60_000)).catch(() => undefined);
+  let released: Promise<void> | undefined;
   return {
     path,
     holder,
-    async release() {
-      if (released) return;
-      released = true;
-      const current = await readHolder(path);
-      if (current?.token === holder.token) await rm(path, { force: true });
-    },
+    release: () =>
+      (released ??= (async () => {
+        stop();
+        await handle.close();
+        const whole = { ...remove, removable: () => true };
+        for (let i = 0; i < RELEASE_ATTEMPTS && !(await removeLockFile(path, mine, whole)); i++)
+          await sleep(50);
+      })()),
   };
 }

@@ -5,6 +5,7 @@
 import type { ApplicationPayload, LocalUser, PermissionType } from '@oaakit/core';
 import type { CellReader, Row } from './cells.js';
 import type { CsvConfig } from './csv-config.js';
+import { FoldedNames } from './folded-names.js';
 
 /** A payload and the CSV line each local user (and its grants) came from. */
 export interface BuiltPayload {
@@ -14,40 +15,51 @@ export interface BuiltPayload {
 }
 
 interface UserDraft {
-  user: LocalUser & { identities: string[]; groups: string[] };
-  roles: string[];
-  permissions: string[];
+  user: LocalUser;
+  identities: FoldedNames;
+  groups: FoldedNames;
+  roles: FoldedNames;
+  permissions: FoldedNames;
   line: number;
 }
 
 const fold = (s: string): string => s.toLowerCase();
 
-function addUnique(list: string[], items: readonly string[]): void {
-  for (const item of items) if (!list.some((x) => fold(x) === fold(item))) list.push(item);
+function newDraft(name: string, line: number): UserDraft {
+  const sets = () => new FoldedNames();
+  return {
+    // The lists are filled in at the end; created here, they keep their place among the user's keys.
+    user: { name, identities: [], groups: [] },
+    identities: sets(),
+    groups: sets(),
+    roles: sets(),
+    permissions: sets(),
+    line,
+  };
 }
 
-/** Builds the payload from the mapped rows. */
-export function buildApplicationPayload(
-  rows: readonly Row[],
+/** Builds the payload from the mapped rows, read as they come. */
+export async function buildApplicationPayload(
+  rows: AsyncIterable<Row>,
   cells: CellReader,
   config: CsvConfig,
   providerName: string,
-): BuiltPayload {
+): Promise<BuiltPayload> {
   const appName = config.application.name ?? providerName;
   const appType = config.application.application_type ?? providerName;
   const users = new Map<string, UserDraft>();
-  const groups: string[] = [];
-  const roles: string[] = [];
-  const permissions: string[] = [];
+  const groups = new FoldedNames();
+  const roles = new FoldedNames();
+  const permissions = new FoldedNames();
 
-  for (const row of rows) {
+  for await (const row of rows) {
     const name = cells.required(row, 'name');
     if (name === undefined) continue;
     const uniqueId = cells.text(row, 'unique_id');
     const key = fold(uniqueId ?? name);
     let draft = users.get(key);
     if (!draft) {
-      draft = { user: { name, identities: [], groups: [] }, roles: [], permissions: [], line: row.line };
+      draft = newDraft(name, row.line);
       if (uniqueId !== undefined) draft.user.unique_id = uniqueId;
       users.set(key, draft);
     }
@@ -60,22 +72,28 @@ export function buildApplicationPayload(
     }
     const props = cells.properties(row);
     if (props) u.custom_properties = { ...(props as LocalUser['custom_properties']), ...u.custom_properties };
-    addUnique(u.identities, cells.list(row, 'identities'));
+    draft.identities.add(cells.list(row, 'identities'));
     const rowGroups = cells.list(row, 'groups');
-    addUnique(u.groups, rowGroups);
-    addUnique(groups, rowGroups);
+    draft.groups.add(rowGroups);
+    groups.add(rowGroups);
     const rowRoles = cells.list(row, 'roles');
-    addUnique(draft.roles, rowRoles);
-    addUnique(roles, rowRoles);
+    draft.roles.add(rowRoles);
+    roles.add(rowRoles);
     const rowPerms = cells.list(row, 'permissions');
-    addUnique(draft.permissions, rowPerms);
-    addUnique(permissions, rowPerms);
+    draft.permissions.add(rowPerms);
+    permissions.add(rowPerms);
   }
 
-  const rolePermissions = roles.map((r) => ({ name: r, permissions: config.roles.get(fold(r)) ?? [] }));
-  for (const r of rolePermissions) addUnique(permissions, r.permissions);
+  const rolePermissions = roles
+    .list()
+    .map((r) => ({ name: r, permissions: config.roles.get(fold(r)) ?? [] }));
+  for (const r of rolePermissions) permissions.add(r.permissions);
   const drafts = [...users.values()];
-  const granted = drafts.filter((d) => d.roles.length > 0 || d.permissions.length > 0);
+  for (const d of drafts) {
+    d.user.identities = d.identities.list();
+    d.user.groups = d.groups.list();
+  }
+  const granted = drafts.filter((d) => d.roles.size > 0 || d.permissions.size > 0);
 
   const payload: ApplicationPayload = {
     custom_property_definition: {
@@ -89,24 +107,26 @@ export function buildApplicationPayload(
           ? {}
           : { description: config.application.description }),
         local_users: drafts.map((d) => d.user),
-        local_groups: groups.map((g) => ({ name: g })),
+        local_groups: groups.list().map((g) => ({ name: g })),
         local_roles: rolePermissions,
         resources: [],
       },
     ],
-    permissions: permissions.map((p) => ({
+    permissions: permissions.list().map((p) => ({
       name: p,
       permission_type: (config.permissions.get(fold(p)) ?? ['Uncategorized']) as PermissionType[],
     })),
     identity_to_permissions: granted.map((d) => ({
       identity: d.user.unique_id ?? d.user.name,
       identity_type: 'local_user' as const,
-      application_permissions: d.permissions.map((p) => ({
+      application_permissions: d.permissions.list().map((p) => ({
         application: appName,
         permission: p,
         apply_to_application: true,
       })),
-      role_assignments: d.roles.map((r) => ({ application: appName, role: r, apply_to_application: true })),
+      role_assignments: d.roles
+        .list()
+        .map((r) => ({ application: appName, role: r, apply_to_application: true })),
     })),
   };
 

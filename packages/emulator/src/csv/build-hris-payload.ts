@@ -26,13 +26,13 @@ const TEXT_FIELDS = [
   'primary_time_zone',
 ] as const;
 
-/** Builds the payload from the mapped rows. */
-export function buildHrisPayload(
-  rows: readonly Row[],
+/** Builds the payload from the mapped rows, read as they come. */
+export async function buildHrisPayload(
+  rows: AsyncIterable<Row>,
   cells: CellReader,
   config: CsvConfig,
   providerName: string,
-): BuiltPayload {
+): Promise<BuiltPayload> {
   const employees: HrisEmployee[] = [];
   const lines: number[] = [];
   const seen = new Map<string, number>();
@@ -42,7 +42,7 @@ export function buildHrisPayload(
       groups.set(id.toLowerCase(), { id, name: id, ...(type === undefined ? {} : { group_type: type }) });
   };
 
-  for (const row of rows) {
+  for await (const row of rows) {
     const id = cells.required(row, 'id');
     if (id === undefined) continue;
     const first = seen.get(id.toLowerCase());

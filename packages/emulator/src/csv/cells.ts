@@ -12,15 +12,23 @@ export type Row = { line: number; cells: Map<string, { header: string; value: st
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 export class CellReader {
+  /** The first `maxKept` problems found. */
   readonly violations: Violation[] = [];
+  /** Problems found beyond the first `maxKept`: counted, not kept, so bad rows cost no memory. */
+  omitted = 0;
 
   constructor(
     private readonly config: CsvConfig,
     private readonly header: readonly string[],
+    private readonly maxKept: number,
   ) {}
 
   /** Reports a problem with a cell (or a whole line when `header` is undefined). */
   problem(line: number, header: string | undefined, description: string): void {
+    if (this.violations.length >= this.maxKept) {
+      this.omitted += 1;
+      return;
+    }
     const where = header === undefined ? `line ${line}` : `line ${line}, column ${JSON.stringify(header)}`;
     this.violations.push({ field: 'csv_data', description: `${where}: ${description}` });
   }

@@ -1,8 +1,13 @@
 /**
- * A small RFC 4180 CSV parser: quoted fields with doubled quotes, delimiters and line breaks inside
- * quotes, CRLF or LF (or CR) line ends, a leading byte-order mark, blank lines skipped. Each record
+ * CSV records as a stream, read with csv-parse: quoted fields with doubled quotes, delimiters and
+ * line breaks inside quotes, CRLF, LF or CR line ends (mixed too), a leading byte-order mark, blank
+ * lines skipped. Records come one at a time as the text arrives, so a CSV is never held whole, and a
+ * record longer than `MAX_CSV_RECORD_BYTES` (an unclosed quote, say) stops the read. Each record
  * carries the line it starts on, for error messages.
  */
+import { pipeline, Readable } from 'node:stream';
+import { CsvError, parse, type CsvErrorCode, type Info } from 'csv-parse';
+import { MAX_CSV_RECORD_BYTES } from '../push/limits.js';
 
 /** One CSV record and the (1-based) line it starts on. */
 export interface CsvRecord {
@@ -21,101 +26,63 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-/** Parses `text` into records; throws `CsvSyntaxError`. */
-export function parseCsv(text: string, delimiter = ','): CsvRecord[] {
-  const records: CsvRecord[] = [];
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  let line = 1;
-  let fields: string[] = [];
-  let recordLine = 1;
-  let field = '';
-  let quotedRecord = false;
-  const n = text.length;
+const LINE_BREAK = /\r\n|\r|\n/g;
 
-  const endRecord = (): void => {
-    fields.push(field);
-    // A blank line is one empty, unquoted field: skip it.
-    if (!(fields.length === 1 && fields[0] === '' && !quotedRecord))
-      records.push({ line: recordLine, fields });
-    fields = [];
-    field = '';
-    quotedRecord = false;
-  };
-  const lineBreak = (): void => {
-    if (text[i] === '\r' && text[i + 1] === '\n') i += 2;
-    else i += 1;
-    line += 1;
-  };
+/** Line breaks inside the record's (quoted) fields; a CRLF is one. */
+function innerLineBreaks(fields: readonly string[]): number {
+  let n = 0;
+  for (const f of fields) if (f.includes('\n') || f.includes('\r')) n += f.match(LINE_BREAK)!.length;
+  return n;
+}
 
-  while (i < n) {
-    if (field === '' && text[i] === '"') {
-      quotedRecord = true;
-      const startLine = line;
-      i += 1;
-      for (;;) {
-        if (i >= n) throw new CsvSyntaxError(startLine, 'a quoted field is not closed');
-        const c = text[i]!;
-        if (c === '"') {
-          if (text[i + 1] === '"') {
-            field += '"';
-            i += 2;
-            continue;
-          }
-          i += 1;
-          break;
-        }
-        if (c === '\r' || c === '\n') {
-          field += c === '\r' && text[i + 1] === '\n' ? '\r\n' : c;
-          lineBreak();
-          continue;
-        }
-        field += c;
-        i += 1;
-      }
-      const next = text[i];
-      if (next !== undefined && next !== delimiter && next !== '\r' && next !== '\n') {
-        throw new CsvSyntaxError(
-          line,
-          `unexpected ${JSON.stringify(next)} after a closing quote: a quoted field must end at a delimiter or line end`,
-        );
-      }
-      if (next === undefined) break;
-      if (next === delimiter) {
-        fields.push(field);
-        field = '';
-        i += 1;
-        continue;
-      }
-      endRecord();
-      lineBreak();
-      recordLine = line;
-      continue;
+/** What to tell a user for the errors a CSV's content can cause; any other keeps csv-parse's words. */
+const MESSAGES: Partial<Record<CsvErrorCode, string>> = {
+  CSV_QUOTE_NOT_CLOSED: 'a quoted field is not closed',
+  INVALID_OPENING_QUOTE:
+    'a double quote inside an unquoted field: quote the whole field and double the quote ("")',
+  CSV_INVALID_CLOSING_QUOTE:
+    'unexpected text after a closing quote: a quoted field must end at a delimiter or line end',
+  CSV_MAX_RECORD_SIZE: `a record is longer than ${MAX_CSV_RECORD_BYTES} bytes, the most the emulator reads in one row: look for a quote that is not closed, or shorten the row's cells`,
+};
+
+/**
+ * Reads the records of the CSV text in `text` (pieces of any size). Throws `CsvSyntaxError` at the
+ * first malformed record, naming the line it starts on; errors of `text` itself pass through.
+ */
+export async function* readCsvRecords(
+  text: Iterable<string> | AsyncIterable<string>,
+  delimiter = ',',
+): AsyncGenerator<CsvRecord> {
+  // csv-parse counts a CRLF inside quotes as two lines, so lines are counted here: a record starts
+  // after the previous one's own line breaks, its record delimiter and the blank lines skipped.
+  // `on_record` sees every record in order as it is parsed, so the count is right at an error too
+  // (records parsed but not yet read are dropped with the stream then).
+  let next = 1;
+  let blank = 0;
+  const parser = parse({
+    delimiter,
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    max_record_size: MAX_CSV_RECORD_BYTES,
+    record_delimiter: ['\r\n', '\n', '\r'],
+    on_record: (fields: string[], info: Info): CsvRecord => {
+      const line = next + info.empty_lines - blank;
+      blank = info.empty_lines;
+      next = line + 1 + innerLineBreaks(fields);
+      return { line, fields };
+    },
+  });
+  pipeline(Readable.from(text), parser, () => undefined);
+  try {
+    yield* parser as AsyncIterable<CsvRecord>;
+  } catch (err) {
+    if (err instanceof CsvError) {
+      const skipped = (err as CsvError & { empty_lines?: number }).empty_lines ?? blank;
+      throw new CsvSyntaxError(next + skipped - blank, MESSAGES[err.code] ?? err.message);
     }
-    const c = text[i]!;
-    if (c === delimiter) {
-      fields.push(field);
-      field = '';
-      i += 1;
-    } else if (c === '\r' || c === '\n') {
-      endRecord();
-      lineBreak();
-      recordLine = line;
-    } else if (c === '"') {
-      throw new CsvSyntaxError(
-        line,
-        'a double quote inside an unquoted field: quote the whole field and double the quote ("")',
-      );
-    } else {
-      let j = i + 1;
-      while (j < n) {
-        const d = text[j];
-        if (d === delimiter || d === '\r' || d === '\n' || d === '"') break;
-        j += 1;
-      }
-      field += text.slice(i, j);
-      i = j;
-    }
+    throw err;
+  } finally {
+    parser.destroy();
   }
-  if (field !== '' || fields.length > 0 || quotedRecord) endRecord();
-  return records;
 }

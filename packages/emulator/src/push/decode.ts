@@ -1,16 +1,8 @@
 /** Decoding of pushed bytes: base64, gzip, UTF-8 and JSON, each failure naming the request field. */
-import { constants as bufferConstants, isUtf8 } from 'node:buffer';
-import { promisify } from 'node:util';
-import { gunzip as gunzipCb } from 'node:zlib';
+import { isUtf8 } from 'node:buffer';
 import { badField } from '../errors.js';
-
-const gunzip = promisify(gunzipCb);
-
-/**
- * Largest decoded payload the emulator can parse: one JavaScript string (about 512 MB on 64-bit V8).
- * The service has no such limit; payloads beyond it need a streaming parser the emulator lacks.
- */
-export const MAX_PAYLOAD_BYTES = bufferConstants.MAX_STRING_LENGTH;
+import { inflate } from './inflate.js';
+import { jsonInflateLimit, MAX_INFLATE_RATIO, MAX_PAYLOAD_BYTES, MIN_INFLATE_ALLOWANCE } from './limits.js';
 
 const BASE64 = /^[A-Za-z0-9+/\-_\s]*={0,2}\s*$/;
 
@@ -27,19 +19,24 @@ export function isGzip(buf: Uint8Array): boolean {
   return buf.length >= 2 && buf[0] === 0x1f && buf[1] === 0x8b;
 }
 
-/** Gunzips `buf` or throws 400 naming `field`. */
-export async function gunzipField(buf: Buffer, field: string): Promise<Buffer> {
-  try {
-    return await gunzip(buf, { maxOutputLength: MAX_PAYLOAD_BYTES });
-  } catch (err) {
-    if (err instanceof RangeError || (err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-      throw badField(
-        field,
-        `decompresses to more than ${MAX_PAYLOAD_BYTES} bytes, the most the emulator can parse`,
-      );
-    }
-    throw badField(field, `is not valid gzip data: ${(err as Error).message}`);
-  }
+/**
+ * Gunzips a JSON payload of `compressedBytes` arriving in `pieces`, or throws 400 naming `field`.
+ * It inflates as a stream and stops at `jsonInflateLimit`: a payload that compresses far better than
+ * real ones do (a gzip bomb) is refused after a bounded amount of work.
+ */
+export async function gunzipPayload(
+  pieces: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
+  compressedBytes: number,
+  field: string,
+): Promise<Buffer> {
+  const limit = jsonInflateLimit(compressedBytes);
+  const tooLarge =
+    limit === MAX_PAYLOAD_BYTES
+      ? `decompresses to more than ${MAX_PAYLOAD_BYTES} bytes, the most the emulator can parse`
+      : `decompresses to more than ${limit} bytes: to refuse gzip bombs the emulator lets gzip data inflate to ${MAX_INFLATE_RATIO} times its compressed size (at least ${MIN_INFLATE_ALLOWANCE} bytes); send a payload that compresses this well uncompressed (compression_type NONE on :push, plain JSON chunks on :parts)`;
+  const out: Buffer[] = [];
+  for await (const piece of inflate(pieces, { field, limit, tooLarge })) out.push(piece);
+  return Buffer.concat(out);
 }
 
 /** The UTF-8 text of `buf`, or 400 naming `field`. */

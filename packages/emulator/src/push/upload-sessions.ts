@@ -4,11 +4,10 @@
  * measured on the emulator clock.
  */
 import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import type { Db } from '../db/schema.js';
-import { ApiError, badField } from '../errors.js';
-import { isGzip, MAX_PAYLOAD_BYTES } from './decode.js';
+import { badField } from '../errors.js';
+import { gunzipPayload, isGzip } from './decode.js';
+import { MAX_PAYLOAD_BYTES } from './limits.js';
 
 export interface UploadSession {
   id: string;
@@ -89,48 +88,28 @@ function chunk(db: Db, uploadId: string, seq: number): Buffer {
 
 /**
  * The assembled payload bytes, decompressed when the first chunk starts with the gzip magic bytes.
- * Chunks are read one at a time.
+ * Chunks are read one at a time; gzip chunks are inflated as a stream, under the same limit as a
+ * gzip push of their total size (see `gunzipPayload`).
  */
 export async function assemble(db: Db, uploadId: string, count: number): Promise<Buffer> {
+  const total =
+    db
+      .prepare<[string], number>('SELECT sum(length(data)) FROM upload_chunks WHERE upload_id = ?')
+      .pluck()
+      .get(uploadId) ?? 0;
   const first = chunk(db, uploadId, 1);
-  const tooLarge = () =>
-    badField(
+  function* chunks(): Generator<Buffer> {
+    yield first;
+    for (let seq = 2; seq <= count; seq++) yield chunk(db, uploadId, seq);
+  }
+  if (isGzip(first)) return gunzipPayload(chunks(), total, 'data');
+  if (total > MAX_PAYLOAD_BYTES) {
+    throw badField(
       'data',
       `the assembled payload is larger than ${MAX_PAYLOAD_BYTES} bytes, the most the emulator can parse`,
     );
-  if (!isGzip(first)) {
-    const total =
-      db
-        .prepare<[string], number>('SELECT sum(length(data)) FROM upload_chunks WHERE upload_id = ?')
-        .pluck()
-        .get(uploadId) ?? 0;
-    if (total > MAX_PAYLOAD_BYTES) throw tooLarge();
-    const parts = [first];
-    for (let seq = 2; seq <= count; seq++) parts.push(chunk(db, uploadId, seq));
-    return Buffer.concat(parts);
   }
-  const out: Buffer[] = [];
-  let size = 0;
-  try {
-    await pipeline(
-      function* source() {
-        yield first;
-        for (let seq = 2; seq <= count; seq++) yield chunk(db, uploadId, seq);
-      },
-      createGunzip(),
-      async (decompressed: AsyncIterable<Buffer>) => {
-        for await (const piece of decompressed) {
-          size += piece.length;
-          if (size > MAX_PAYLOAD_BYTES) throw tooLarge();
-          out.push(piece);
-        }
-      },
-    );
-  } catch (err) {
-    if (err instanceof ApiError) throw err;
-    throw badField('data', `the assembled chunks are not valid gzip data: ${(err as Error).message}`);
-  }
-  return Buffer.concat(out);
+  return Buffer.concat([...chunks()]);
 }
 
 /** Marks the session completed with its answer and drops its chunks. */

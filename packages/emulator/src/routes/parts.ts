@@ -8,6 +8,7 @@ import type { EmulatorContext } from '../context.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { decodeBase64, utf8Text } from '../push/decode.js';
+import { oneAtATime } from '../push/payload-gate.js';
 import { processPayload } from '../push/process-payload.js';
 import type { PushAnswer, PushTarget } from '../push/target.js';
 import {
@@ -33,7 +34,26 @@ function requireSession(ctx: EmulatorContext, target: PushTarget, uploadId: stri
   return session;
 }
 
-/** Handles one multipart operation. */
+async function completeUpload(
+  ctx: EmulatorContext,
+  target: PushTarget,
+  uploadId: string,
+  count: number,
+): Promise<PushAnswer> {
+  const session = requireSession(ctx, target, uploadId);
+  if (session.result !== null) return JSON.parse(session.result) as PushAnswer;
+  const problems = chunkProblems(ctx.db, session.id, count);
+  if (problems.length > 0) throw invalidArgument(problems);
+  const input = await decodePayload(ctx, target, async () => ({
+    text: utf8Text(await assemble(ctx.db, session.id, count), 'data'),
+    field: 'data',
+  }));
+  const answer = await processPayload(ctx, target, input);
+  completeSession(ctx.db, session.id, answer, ctx.clock.nowMs());
+  return answer;
+}
+
+/** Handles one multipart operation; `complete` waits until no other payload is being processed. */
 export async function handleParts(
   ctx: EmulatorContext,
   target: PushTarget,
@@ -52,18 +72,8 @@ export async function handleParts(
       putChunk(ctx.db, session.id, body.sequence_number, decodeBase64(body.data, 'data'), now);
       return {};
     }
-    case 'complete': {
-      const session = requireSession(ctx, target, body.upload_id);
-      if (session.result !== null) return JSON.parse(session.result) as PushAnswer;
-      const problems = chunkProblems(ctx.db, session.id, body.sequence_count);
-      if (problems.length > 0) throw invalidArgument(problems);
-      const input = await decodePayload(ctx, target, async () => ({
-        text: utf8Text(await assemble(ctx.db, session.id, body.sequence_count), 'data'),
-        field: 'data',
-      }));
-      const answer = await processPayload(ctx, target, input);
-      completeSession(ctx.db, session.id, answer, ctx.clock.nowMs());
-      return answer;
-    }
+    case 'complete':
+      // Inside the gate, a repeated `complete` sent while the first still runs gets its answer.
+      return oneAtATime(ctx, () => completeUpload(ctx, target, body.upload_id, body.sequence_count));
   }
 }

@@ -1,18 +1,22 @@
 /**
  * `POST .../datasources/{data_source_id}:push_csv`: base64 CSV (optionally gzip), mapped to a payload
  * by the provider's `configuration_json` (see `csv/csv-config.ts` and the README), then validated and
- * ingested like a push. Problems name the CSV line and column.
+ * ingested like a push. Problems name the CSV line and column. The CSV is read as a stream, row by
+ * row, within the limits of push/limits.ts (rows, bytes, record length).
  */
 import { csvPushRequestSchema, normalizeCompression } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
 import { badField, invalidArgument } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { buildApplicationPayload } from '../csv/build-app-payload.js';
+import { buildApplicationPayload, type BuiltPayload } from '../csv/build-app-payload.js';
 import { buildHrisPayload } from '../csv/build-hris-payload.js';
-import { CellReader, type Row } from '../csv/cells.js';
+import type { CellReader } from '../csv/cells.js';
 import { parseCsvConfigJson, type CsvConfig } from '../csv/csv-config.js';
-import { CsvSyntaxError, parseCsv } from '../csv/parse-csv.js';
-import { decodeBase64, gunzipField, isGzip, utf8Text } from '../push/decode.js';
+import { readCsvRows } from '../csv/csv-rows.js';
+import { csvText } from '../csv/csv-text.js';
+import { CsvSyntaxError, readCsvRecords } from '../csv/parse-csv.js';
+import { decodeBase64, isGzip } from '../push/decode.js';
+import { oneAtATime } from '../push/payload-gate.js';
 import { MAX_REPORTED, processPayload, type PayloadInput } from '../push/process-payload.js';
 import type { PushAnswer, PushTarget } from '../push/target.js';
 import { checkBodyIds, decodePayload } from './push.js';
@@ -35,42 +39,32 @@ function csvConfigOf(target: PushTarget): CsvConfig {
   return config;
 }
 
-function buildPayload(target: PushTarget, config: CsvConfig, text: string): PayloadInput {
-  let records;
+async function buildPayload(
+  target: PushTarget,
+  config: CsvConfig,
+  text: AsyncIterable<string>,
+): Promise<PayloadInput> {
+  const records = readCsvRecords(text, config.delimiter);
+  let built: BuiltPayload;
+  let cells: CellReader;
   try {
-    records = parseCsv(text, config.delimiter);
+    const csv = await readCsvRows(records, config, MAX_REPORTED);
+    cells = csv.cells;
+    built =
+      config.template === 'application'
+        ? await buildApplicationPayload(csv.rows, cells, config, target.provider.name)
+        : await buildHrisPayload(csv.rows, cells, config, target.provider.name);
   } catch (err) {
     if (err instanceof CsvSyntaxError) throw badField('csv_data', err.message);
     throw err;
+  } finally {
+    // Stops reading (and inflating) the CSV when the build ended early.
+    await records.return(undefined);
   }
-  const headerRecord = records[0];
-  if (!headerRecord) throw badField('csv_data', 'the CSV is empty: the first line must name the columns');
-  const header = headerRecord.fields.map((h) => h.trim());
-  const missing = [...config.columns.keys()].filter((h) => !header.includes(h));
-  if (missing.length > 0) {
-    throw invalidArgument(
-      missing.map((h) => ({
-        field: 'csv_data',
-        description: `line 1: column ${JSON.stringify(h)} of the provider's mapping is missing from the header`,
-      })),
-    );
-  }
-  const cells = new CellReader(config, header);
-  const rows = records
-    .slice(1)
-    .map((r) => cells.row(r))
-    .filter((r): r is Row => r !== undefined);
-  const built =
-    config.template === 'application'
-      ? buildApplicationPayload(rows, cells, config, target.provider.name)
-      : buildHrisPayload(rows, cells, config, target.provider.name);
   if (cells.violations.length > 0) {
-    const shown = cells.violations.slice(0, MAX_REPORTED);
-    if (cells.violations.length > MAX_REPORTED)
-      shown.push({
-        field: 'csv_data',
-        description: `... and ${cells.violations.length - MAX_REPORTED} more problems`,
-      });
+    const shown = [...cells.violations];
+    if (cells.omitted > 0)
+      shown.push({ field: 'csv_data', description: `... and ${cells.omitted} more problems` });
     throw invalidArgument(shown);
   }
   return {
@@ -86,7 +80,7 @@ function buildPayload(target: PushTarget, config: CsvConfig, text: string): Payl
   };
 }
 
-/** Handles a CSV push. */
+/** Handles a CSV push: its CSV is read and processed when no other payload is. */
 export async function handlePushCsv(
   ctx: EmulatorContext,
   target: PushTarget,
@@ -95,11 +89,12 @@ export async function handlePushCsv(
   const body = parseBody(csvPushRequestSchema, rawBody);
   checkBodyIds(target, body);
   const config = csvConfigOf(target);
-  const input = await decodePayload(ctx, target, async () => {
-    let bytes = decodeBase64(body.csv_data, 'csv_data');
-    if (normalizeCompression(body.compression_type) === 'GZIP' || isGzip(bytes))
-      bytes = await gunzipField(bytes, 'csv_data');
-    return buildPayload(target, config, utf8Text(bytes, 'csv_data'));
+  return oneAtATime(ctx, async () => {
+    const input = await decodePayload(ctx, target, async () => {
+      const bytes = decodeBase64(body.csv_data, 'csv_data');
+      const gzip = normalizeCompression(body.compression_type) === 'GZIP' || isGzip(bytes);
+      return buildPayload(target, config, csvText(bytes, gzip));
+    });
+    return processPayload(ctx, target, input);
   });
-  return processPayload(ctx, target, input);
 }

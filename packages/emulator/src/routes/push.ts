@@ -3,7 +3,9 @@ import { normalizeCompression, pushRequestSchema } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, badField } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { decodeBase64, gunzipField, utf8Text } from '../push/decode.js';
+import { decodeBase64, gunzipPayload, utf8Text } from '../push/decode.js';
+import { pieces } from '../push/inflate.js';
+import { oneAtATime } from '../push/payload-gate.js';
 import { processPayload, recordFailure, type PayloadInput } from '../push/process-payload.js';
 import type { PushAnswer, PushTarget } from '../push/target.js';
 
@@ -33,7 +35,7 @@ export async function decodePayload(
   }
 }
 
-/** Handles a push. */
+/** Handles a push: its payload is decoded and processed when no other payload is. */
 export async function handlePush(
   ctx: EmulatorContext,
   target: PushTarget,
@@ -41,11 +43,14 @@ export async function handlePush(
 ): Promise<PushAnswer> {
   const body = parseBody(pushRequestSchema, rawBody);
   checkBodyIds(target, body);
-  const input = await decodePayload(ctx, target, async () => {
-    if (normalizeCompression(body.compression_type) === 'NONE')
-      return { text: body.json_data, field: 'json_data' };
-    const gz = decodeBase64(body.json_data, 'json_data');
-    return { text: utf8Text(await gunzipField(gz, 'json_data'), 'json_data'), gzip: gz, field: 'json_data' };
+  return oneAtATime(ctx, async () => {
+    const input = await decodePayload(ctx, target, async () => {
+      if (normalizeCompression(body.compression_type) === 'NONE')
+        return { text: body.json_data, field: 'json_data' };
+      const gz = decodeBase64(body.json_data, 'json_data');
+      const json = await gunzipPayload(pieces(gz), gz.length, 'json_data');
+      return { text: utf8Text(json, 'json_data'), gzip: gz, field: 'json_data' };
+    });
+    return processPayload(ctx, target, input);
   });
-  return processPayload(ctx, target, input);
 }

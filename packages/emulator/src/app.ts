@@ -4,11 +4,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import { authorize } from './auth/authorize.js';
+import { ADMIN, ANY_KEY, requireRouteAccess } from './auth/route-access.js';
 import type { EmulatorContext } from './context.js';
 import { ApiError, codeForStatus, statusOf } from './errors.js';
-import { errorHandler, sendError } from './http/error-handler.js';
+import { errorHandler, MAX_PARAM_LENGTH, sendError } from './http/error-handler.js';
+import { queryOf, targetOf, type RequestTarget } from './http/request-path.js';
 import { registerRoutes } from './routes/index.js';
 
 export interface BuildAppOptions {
@@ -16,27 +23,31 @@ export interface BuildAppOptions {
   https?: { key: string; cert: string };
 }
 
-const EMULATOR_PREFIX = '/_emulator';
-
-function pathOf(req: FastifyRequest): string {
-  const q = req.url.indexOf('?');
-  return q === -1 ? req.url : req.url.slice(0, q);
-}
-
-function queryOf(req: FastifyRequest): string {
-  const q = req.url.indexOf('?');
-  return q === -1 ? '' : req.url.slice(q + 1);
-}
+/**
+ * Unknown paths need a key like every call to the service, so probing without one learns nothing
+ * (the same 401 as for a real route) and reaches nothing; with a key they are a 404.
+ */
+const UNKNOWN_PATH_ACCESS = ANY_KEY;
 
 /** The fastify instance serving the emulator. */
 export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): FastifyInstance {
+  const handleError = errorHandler(ctx, options.bodyLimit);
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit,
     genReqId: () => randomUUID().replaceAll('-', ''),
     requestIdHeader: false,
     forceCloseConnections: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors the router raises before any route or hook runs (a malformed percent-encoding, an
+    // over-long path parameter) get the same body and x-request-id as every other answer.
+    frameworkErrors: (err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+      const target = targetOf(req);
+      const arrivedAt = ctx.clock.iso();
+      void reply.header('x-request-id', req.id);
+      handleError(err, req, reply);
+      finished(ctx, req, reply, { target, arrivedAt });
+    },
     ...(options.https ? { https: options.https } : {}),
   }) as unknown as FastifyInstance;
 
@@ -51,71 +62,84 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
     void json(req, body as string, done);
   });
 
-  const arrivedAt = new WeakMap<FastifyRequest, string>();
+  const seen = new WeakMap<FastifyRequest, { arrivedAt: string; target: RequestTarget }>();
 
   app.addHook('onRequest', async (req, reply) => {
-    arrivedAt.set(req, ctx.clock.iso());
+    const target = targetOf(req);
+    const arrivedAt = ctx.clock.iso();
+    seen.set(req, { arrivedAt, target });
     void reply.header('x-request-id', req.id);
-    const path = pathOf(req);
-    if (!path.startsWith(EMULATOR_PREFIX)) await applyFault(ctx, req, reply, path, arrivedAt.get(req)!);
+    if (!target.control) await applyFault(ctx, req, reply, { path: target.path, arrivedAt });
     if (reply.sent) return;
-    authorize(ctx.db, path, req.headers.authorization);
+    // The route fastify matched says who may call it (a route without a declaration cannot be
+    // registered; ADMIN is only the fail-closed fallback).
+    const access =
+      target.route === undefined ? UNKNOWN_PATH_ACCESS : (req.routeOptions.config.allow ?? ADMIN);
+    authorize(ctx.db, access, req.headers.authorization, `${req.method} ${target.route ?? target.path}`);
   });
 
   app.addHook('onResponse', async (req, reply) => {
-    const path = pathOf(req);
-    if (!path.startsWith(EMULATOR_PREFIX)) {
-      ctx.calls.record({
-        time: arrivedAt.get(req) ?? ctx.clock.iso(),
-        method: req.method,
-        path,
-        query: queryOf(req),
-        status: reply.statusCode,
-        request_id: req.id,
-      });
-    }
-    ctx.logger.info(
-      {
-        request_id: req.id,
-        method: req.method,
-        path,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-      },
-      'request',
-    );
+    finished(ctx, req, reply, seen.get(req) ?? { arrivedAt: ctx.clock.iso(), target: targetOf(req) });
   });
 
-  app.setErrorHandler(errorHandler(ctx, options.bodyLimit));
-  app.setNotFoundHandler((req, reply) =>
-    sendError(
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((req, reply) => {
+    const name = `${req.method} ${targetOf(req).path}`;
+    return sendError(
       ctx,
       req,
       reply,
-      new ApiError('NotFound', {
-        message: `no endpoint ${req.method} ${pathOf(req)}`,
-        resource: { type: 'endpoint', name: `${req.method} ${pathOf(req)}` },
-      }),
-    ),
-  );
+      new ApiError('NotFound', { message: `no endpoint ${name}`, resource: { type: 'endpoint', name } }),
+    );
+  });
 
+  requireRouteAccess(app);
   registerRoutes(app, ctx);
   return app;
+}
+
+/** Records an answered API call (not a `/_emulator` control) and logs the request. */
+function finished(
+  ctx: EmulatorContext,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  { arrivedAt, target }: { arrivedAt: string; target: RequestTarget },
+): void {
+  if (!target.control) {
+    ctx.calls.record({
+      time: arrivedAt,
+      method: req.method,
+      path: target.path,
+      query: queryOf(req),
+      status: reply.statusCode,
+      request_id: req.id,
+    });
+  }
+  ctx.logger.info(
+    {
+      request_id: req.id,
+      method: req.method,
+      path: target.path,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime),
+    },
+    'request',
+  );
 }
 
 async function applyFault(
   ctx: EmulatorContext,
   req: FastifyRequest,
   reply: FastifyReply,
-  path: string,
-  time: string,
+  at: { path: string; arrivedAt: string },
 ): Promise<void> {
+  const { path } = at;
   const fault = ctx.faults.take(req.method, path);
   if (!fault) return;
   if (fault.latency_ms) await sleep(fault.latency_ms);
   if (fault.drop) {
     ctx.calls.record({
-      time,
+      time: at.arrivedAt,
       method: req.method,
       path,
       query: queryOf(req),

@@ -2,13 +2,16 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, errorBody, invalidArgument } from '../errors.js';
+import { targetOf } from './request-path.js';
 
 /** Largest request body, in bytes: the spec's 100 MB push limit (read as MiB, the lenient reading). */
 export const MAX_BODY_BYTES = 100 * 1024 * 1024;
 
+/** Longest path parameter (an id, with its `:action`) the router accepts: fastify's default. */
+export const MAX_PARAM_LENGTH = 100;
+
 /** The body field a too-large request is blamed on, from the action at the end of the path. */
-function bulkField(url: string): string {
-  const path = url.split('?')[0] ?? '';
+function bulkField(path: string): string {
   if (path.endsWith(':push')) return 'json_data';
   if (path.endsWith(':push_csv')) return 'csv_data';
   if (path.endsWith(':parts')) return 'data';
@@ -22,13 +25,28 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return invalidArgument([
         {
-          field: bulkField(req.url),
+          field: bulkField(targetOf(req).path),
           description: `the request body exceeds the limit of ${bodyLimit} bytes; send larger payloads with a multipart upload (:parts)`,
         },
       ]);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return invalidArgument([
         { field: 'body', description: 'the request body must be JSON (Content-Type: application/json)' },
+      ]);
+    case 'FST_ERR_BAD_URL':
+      return invalidArgument([
+        {
+          field: 'path',
+          description:
+            'the URL path holds a malformed percent-encoding: "%" must be followed by two hex digits of valid UTF-8',
+        },
+      ]);
+    case 'FST_ERR_MAX_PARAM_LENGTH':
+      return invalidArgument([
+        {
+          field: 'path',
+          description: `a path segment (an id) is longer than ${MAX_PARAM_LENGTH} characters`,
+        },
       ]);
     default:
       break;
@@ -66,7 +84,7 @@ export function errorHandler(ctx: EmulatorContext, bodyLimit: number) {
         {
           request_id: req.id,
           method: req.method,
-          path: req.url.split('?')[0],
+          path: targetOf(req).path,
           err: err.message,
           stack: err.stack,
         },

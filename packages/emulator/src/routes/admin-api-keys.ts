@@ -4,12 +4,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { createKey, isRole, listKeys, revokeKey, ROLES } from '../auth/api-keys.js';
+import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';
 
 /** Registers the API key administration routes. */
 export function registerApiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.post('/_emulator/api_keys', (req) => {
+  app.post('/_emulator/api_keys', allow(ADMIN), (req) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (typeof body !== 'object' || Array.isArray(body)) throw badField('body', 'must be a JSON object');
     const role = body.role ?? 'member';
@@ -20,9 +21,9 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext)
     return { value: { ...record, key } };
   });
 
-  app.get('/_emulator/api_keys', () => ({ values: listKeys(ctx.db) }));
+  app.get('/_emulator/api_keys', allow(ADMIN), () => ({ values: listKeys(ctx.db) }));
 
-  app.delete<{ Params: { id: string } }>('/_emulator/api_keys/:id', (req) => {
+  app.delete<{ Params: { id: string } }>('/_emulator/api_keys/:id', allow(ADMIN), (req) => {
     if (!revokeKey(ctx.db, req.params.id, ctx.clock.iso())) throw notFound('api_key', req.params.id);
     return {};
   });

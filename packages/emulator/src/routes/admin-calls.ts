@@ -1,5 +1,6 @@
 /** `/_emulator/calls` (admin): the recorded API calls (never their headers), and a reset. */
 import type { FastifyInstance } from 'fastify';
+import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { globToRegExp } from '../glob.js';
 
@@ -9,7 +10,7 @@ function globTest(glob: string, value: string): boolean {
 
 /** Registers the call log routes. */
 export function registerCallRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.get<{ Querystring: { method?: string; path?: string } }>('/_emulator/calls', (req) => {
+  app.get<{ Querystring: { method?: string; path?: string } }>('/_emulator/calls', allow(ADMIN), (req) => {
     const { method, path } = req.query;
     const values = ctx.calls
       .list()
@@ -20,7 +21,7 @@ export function registerCallRoutes(app: FastifyInstance, ctx: EmulatorContext): 
       );
     return { values };
   });
-  app.delete('/_emulator/calls', () => {
+  app.delete('/_emulator/calls', allow(ADMIN), () => {
     ctx.calls.clear();
     return {};
   });

@@ -1,5 +1,6 @@
 /** `/_emulator/clock` (admin): read, set, advance, freeze and unfreeze the emulator's time. */
 import type { FastifyInstance } from 'fastify';
+import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField } from '../errors.js';
 
@@ -9,8 +10,8 @@ function clockView(ctx: EmulatorContext): { now: string; frozen: boolean } {
 
 /** Registers the clock routes. */
 export function registerClockRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.get('/_emulator/clock', () => clockView(ctx));
-  app.post('/_emulator/clock', (req) => {
+  app.get('/_emulator/clock', allow(ADMIN), () => clockView(ctx));
+  app.post('/_emulator/clock', allow(ADMIN), (req) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     if (typeof b !== 'object' || Array.isArray(b)) throw badField('body', 'must be a JSON object');
     if (b.set !== undefined && (typeof b.set !== 'string' || !Number.isFinite(Date.parse(b.set))))

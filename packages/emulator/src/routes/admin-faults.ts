@@ -4,6 +4,7 @@
  * their connection. Calls to `/_emulator/...` are never faulted.
  */
 import type { FastifyInstance } from 'fastify';
+import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, invalidArgument, isErrorCode, notFound } from '../errors.js';
 import type { FaultSpec } from '../faults.js';
@@ -75,13 +76,13 @@ function parseFault(body: unknown): FaultSpec {
 
 /** Registers the fault injection routes. */
 export function registerFaultRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.post('/_emulator/faults', (req) => ({ value: ctx.faults.add(parseFault(req.body)) }));
-  app.get('/_emulator/faults', () => ({ values: ctx.faults.list() }));
-  app.delete('/_emulator/faults', () => {
+  app.post('/_emulator/faults', allow(ADMIN), (req) => ({ value: ctx.faults.add(parseFault(req.body)) }));
+  app.get('/_emulator/faults', allow(ADMIN), () => ({ values: ctx.faults.list() }));
+  app.delete('/_emulator/faults', allow(ADMIN), () => {
     ctx.faults.clear();
     return {};
   });
-  app.delete<{ Params: { id: string } }>('/_emulator/faults/:id', (req) => {
+  app.delete<{ Params: { id: string } }>('/_emulator/faults/:id', allow(ADMIN), (req) => {
     if (!ctx.faults.remove(req.params.id)) throw notFound('fault', req.params.id);
     return {};
   });

@@ -3,6 +3,7 @@
  * stored events, for tests and debugging until the node query and events APIs exist.
  */
 import type { FastifyInstance } from 'fastify';
+import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField } from '../errors.js';
 import { graphStats, readEdges, readNodes, type ReadOptions } from '../graph/read-graph.js';
@@ -40,16 +41,16 @@ function readOptions(q: Query, only: string): ReadOptions {
 
 /** Registers the graph and event views. */
 export function registerGraphRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.get<{ Querystring: Query }>('/_emulator/graph/stats', (req) =>
+  app.get<{ Querystring: Query }>('/_emulator/graph/stats', allow(ADMIN), (req) =>
     graphStats(ctx.db, text(req.query, 'data_source_id', true)),
   );
-  app.get<{ Querystring: Query }>('/_emulator/graph/nodes', (req) => ({
+  app.get<{ Querystring: Query }>('/_emulator/graph/nodes', allow(ADMIN), (req) => ({
     values: readNodes(ctx.db, text(req.query, 'data_source_id', true), readOptions(req.query, 'type')),
   }));
-  app.get<{ Querystring: Query }>('/_emulator/graph/edges', (req) => ({
+  app.get<{ Querystring: Query }>('/_emulator/graph/edges', allow(ADMIN), (req) => ({
     values: readEdges(ctx.db, text(req.query, 'data_source_id', true), readOptions(req.query, 'kind')),
   }));
-  app.get<{ Querystring: Query }>('/_emulator/events', (req) => ({
+  app.get<{ Querystring: Query }>('/_emulator/events', allow(ADMIN), (req) => ({
     values: listEvents(ctx.db, {
       eventType: text(req.query, 'event_type'),
       limit: count(req.query, 'limit', 1000, 100_000),

@@ -3,6 +3,7 @@
  * property used to match single-sign-on activity to local users.
  */
 import type { FastifyInstance } from 'fastify';
+import { allow, ADMIN_OR_MONITORING } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField } from '../errors.js';
 
@@ -11,7 +12,7 @@ const MATCHING_PROPERTY = 'idp_sso_user_matching_property';
 
 /** Registers the configuration routes. */
 export function registerConfigurationRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.put(`${BASE}/${MATCHING_PROPERTY}`, (req) => {
+  app.put(`${BASE}/${MATCHING_PROPERTY}`, allow(ADMIN_OR_MONITORING), (req) => {
     const b = req.body as Record<string, unknown> | undefined;
     if (!b || typeof b !== 'object' || typeof b.value !== 'string' || b.value.trim() === '') {
       throw badField(
@@ -26,7 +27,7 @@ export function registerConfigurationRoutes(app: FastifyInstance, ctx: EmulatorC
       .run(MATCHING_PROPERTY, b.value);
     return {};
   });
-  app.get(BASE, () => {
+  app.get(BASE, allow(ADMIN_OR_MONITORING), () => {
     const values = ctx.db
       .prepare<[], { key: string; value: string }>('SELECT key, value FROM configurations ORDER BY key')
       .all();

@@ -4,6 +4,7 @@
  */
 import { dataSourceCreateSchema } from '@oaakit/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { allow, ANY_KEY } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
@@ -58,10 +59,11 @@ function createDataSource(
 ): { value: DataSourceRecord } {
   const body = parseBody(dataSourceCreateSchema, req.body);
   if (body.id !== provider.id) throw badField('id', `must be the provider id of the path (${provider.id})`);
-  if (dataSourceNameTaken(ctx.db, provider.id, body.name))
-    throw badField('name', 'Data source with the same name already exists');
   const now = ctx.clock.iso();
+  // Checked in the inserting transaction: another process may be creating the same name right now.
   const ds = ctx.db.transaction(() => {
+    if (dataSourceNameTaken(ctx.db, provider.id, body.name))
+      throw badField('name', 'Data source with the same name already exists');
     const created = insertDataSource(ctx.db, provider.id, body.name, now);
     recordEvent(ctx.db, {
       timestamp: now,
@@ -121,28 +123,28 @@ type DsParams = { Params: { id: string; ds: string } };
 
 /** Registers the data source routes. */
 export function registerDataSourceRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.post<{ Params: { id: string } }>(BASE, (req) =>
+  app.post<{ Params: { id: string } }>(BASE, allow(ANY_KEY), (req) =>
     createDataSource(ctx, providerOfPath(ctx, req.params.id), req),
   );
-  app.get<{ Params: { id: string } }>(BASE, (req) =>
+  app.get<{ Params: { id: string } }>(BASE, allow(ANY_KEY), (req) =>
     listDataSources(ctx, providerOfPath(ctx, req.params.id), req),
   );
 
-  app.get<DsParams>(`${BASE}/:ds`, (req) => {
+  app.get<DsParams>(`${BASE}/:ds`, allow(ANY_KEY), (req) => {
     const provider = providerOfPath(ctx, req.params.id);
     const { id, action } = splitAction(req.params.ds);
     if (action !== undefined) throw unknownAction(req.method, action);
     return { value: requireDataSource(ctx, provider, id) };
   });
 
-  app.delete<DsParams>(`${BASE}/:ds`, (req) => {
+  app.delete<DsParams>(`${BASE}/:ds`, allow(ANY_KEY), (req) => {
     const provider = providerOfPath(ctx, req.params.id);
     const { id, action } = splitAction(req.params.ds);
     if (action !== undefined) throw unknownAction(req.method, action);
     return removeDataSource(ctx, provider, requireDataSource(ctx, provider, id));
   });
 
-  app.post<DsParams>(`${BASE}/:ds`, (req) => {
+  app.post<DsParams>(`${BASE}/:ds`, allow(ANY_KEY), (req) => {
     const provider = providerOfPath(ctx, req.params.id);
     const { id, action } = splitAction(req.params.ds);
     const target = { provider, dataSource: requireDataSource(ctx, provider, id), requestId: req.id };

@@ -4,6 +4,7 @@
  */
 import { iconSetSchema, MAX_ICON_BYTES } from '@oaakit/core';
 import type { FastifyInstance } from 'fastify';
+import { allow, ANY_KEY } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
@@ -66,34 +67,38 @@ function typeOfNodeType(nodeType: string): string | undefined {
 
 /** Registers the type-level icon lookup. */
 export function registerIconRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.get<{ Querystring: Record<string, unknown> }>('/api/v1/providers/custom::icon', (req) => {
-    const q = req.query;
-    const str = (name: string): string | undefined => {
-      const v = q[name];
-      if (v !== undefined && typeof v !== 'string') throw badField(name, 'must be given once');
-      return v === '' ? undefined : v;
-    };
-    const schemaType = str('custom_schema_type');
-    const nodeType = str('node_type');
-    const type = str('app_or_idp_type') ?? (nodeType === undefined ? undefined : typeOfNodeType(nodeType));
-    if (type === undefined)
-      throw badField(
-        'app_or_idp_type',
-        'name an application, identity-provider or HRIS type (or give node_type as OAA.<type>.<kind>)',
-      );
-    const rows = ctx.db
-      .prepare<[], { record: string; mime_type: string; data: Buffer }>(
-        'SELECT p.record, i.mime_type, i.data FROM icons i JOIN providers p ON p.id = i.provider_id ORDER BY p.seq',
-      )
-      .all();
-    const wanted = type.toLowerCase();
-    for (const row of rows) {
-      const p = JSON.parse(row.record) as ProviderRecord;
-      if (schemaType !== undefined && p.custom_template !== schemaType) continue;
-      const types = [...p.application_types, ...p.idp_types, ...p.hris_types, p.name];
-      if (types.some((t) => t.toLowerCase() === wanted))
-        return { mime_type: row.mime_type, icon_base64: row.data.toString('base64') };
-    }
-    throw notFound('icon', type);
-  });
+  app.get<{ Querystring: Record<string, unknown> }>(
+    '/api/v1/providers/custom::icon',
+    allow(ANY_KEY),
+    (req) => {
+      const q = req.query;
+      const str = (name: string): string | undefined => {
+        const v = q[name];
+        if (v !== undefined && typeof v !== 'string') throw badField(name, 'must be given once');
+        return v === '' ? undefined : v;
+      };
+      const schemaType = str('custom_schema_type');
+      const nodeType = str('node_type');
+      const type = str('app_or_idp_type') ?? (nodeType === undefined ? undefined : typeOfNodeType(nodeType));
+      if (type === undefined)
+        throw badField(
+          'app_or_idp_type',
+          'name an application, identity-provider or HRIS type (or give node_type as OAA.<type>.<kind>)',
+        );
+      const rows = ctx.db
+        .prepare<[], { record: string; mime_type: string; data: Buffer }>(
+          'SELECT p.record, i.mime_type, i.data FROM icons i JOIN providers p ON p.id = i.provider_id ORDER BY p.seq',
+        )
+        .all();
+      const wanted = type.toLowerCase();
+      for (const row of rows) {
+        const p = JSON.parse(row.record) as ProviderRecord;
+        if (schemaType !== undefined && p.custom_template !== schemaType) continue;
+        const types = [...p.application_types, ...p.idp_types, ...p.hris_types, p.name];
+        if (types.some((t) => t.toLowerCase() === wanted))
+          return { mime_type: row.mime_type, icon_base64: row.data.toString('base64') };
+      }
+      throw notFound('icon', type);
+    },
+  );
 }

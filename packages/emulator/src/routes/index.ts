@@ -1,4 +1,17 @@
-/** Every route of the emulator. */
+/**
+ * Every route of the emulator.
+ *
+ * Every route declares who may call it, as its options argument:
+ *
+ *   app.get(path, allow(ANY_KEY), handler)              // any active key: the OAA endpoints
+ *   app.put(path, allow(ADMIN_OR_MONITORING), handler)  // the spec's /api/private/ endpoints
+ *   app.post(path, allow(ADMIN), handler)               // the /_emulator controls
+ *   app.get(path, allow(PUBLIC), handler)               // no key; nothing in the spec is public
+ *
+ * (`allow` and the role lists: auth/route-access.ts.) A route without a declaration stops the
+ * emulator at start-up. The check runs on the route fastify matched, so no spelling of a path can
+ * reach a route under another route's access; route-access.test.ts walks every registered route.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context.js';
 import { registerApiKeyRoutes } from './admin-api-keys.js';
@@ -6,6 +19,7 @@ import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
+import { registerRouteListRoutes } from './admin-routes.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
 import { registerIconRoutes } from './icons.js';
@@ -22,4 +36,5 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerClockRoutes(app, ctx);
   registerCallRoutes(app, ctx);
   registerGraphRoutes(app, ctx);
+  registerRouteListRoutes(app);
 }

@@ -4,6 +4,7 @@
  */
 import { providerCreateSchema, TEMPLATES } from '@oaakit/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { allow, ANY_KEY } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
@@ -91,27 +92,27 @@ function deleteProvider(ctx: EmulatorContext, id: string): Record<string, never>
 
 /** Registers the provider routes (and the per-provider icon actions they dispatch to). */
 export function registerProviderRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.get(`${BASE}/templates`, () => ({
+  app.get(`${BASE}/templates`, allow(ANY_KEY), () => ({
     values: TEMPLATES.map((name) => ({ name })),
   }));
 
-  app.post(BASE, (req) => createProvider(ctx, req));
-  app.get(BASE, (req) => listProviders(ctx, req));
+  app.post(BASE, allow(ANY_KEY), (req) => createProvider(ctx, req));
+  app.get(BASE, allow(ANY_KEY), (req) => listProviders(ctx, req));
 
-  app.get<{ Params: { id: string } }>(`${BASE}/:id`, (req) => {
+  app.get<{ Params: { id: string } }>(`${BASE}/:id`, allow(ANY_KEY), (req) => {
     const { id, action } = splitAction(req.params.id);
     if (action === undefined) return { value: requireProvider(ctx, id) };
     if (action === 'icon') return getIconResponse(ctx, requireProvider(ctx, id));
     throw unknownAction(req.method, action);
   });
 
-  app.post<{ Params: { id: string } }>(`${BASE}/:id`, (req) => {
+  app.post<{ Params: { id: string } }>(`${BASE}/:id`, allow(ANY_KEY), (req) => {
     const { id, action } = splitAction(req.params.id);
     if (action === 'icon') return setIcon(ctx, requireProvider(ctx, id), req.body);
     throw unknownAction(req.method, action);
   });
 
-  app.delete<{ Params: { id: string } }>(`${BASE}/:id`, (req) => {
+  app.delete<{ Params: { id: string } }>(`${BASE}/:id`, allow(ANY_KEY), (req) => {
     const { id, action } = splitAction(req.params.id);
     if (action === undefined) return deleteProvider(ctx, id);
     if (action === 'icon') return deleteIcon(ctx, requireProvider(ctx, id));

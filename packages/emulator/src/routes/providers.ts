@@ -1,6 +1,7 @@
 /**
- * Custom providers: create, list, get, delete. Paths with an action after a colon
- * (`/api/v1/providers/custom/{id}:icon`) share the `{id}` route and are dispatched by suffix.
+ * Custom providers: create, list, get, update (PATCH `{ provisioning }`), delete. Paths with an
+ * action after a colon (`/api/v1/providers/custom/{id}:icon`) share the `{id}` route and are
+ * dispatched by suffix.
  */
 import { providerCreateSchema, TEMPLATES } from '@oaakit/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -23,6 +24,7 @@ import {
   type ProviderRecord,
 } from '../store/providers.js';
 import { deleteIcon, getIconResponse, setIcon } from './icons.js';
+import { provisioningProblem, updateProvider } from './provider-update.js';
 
 const BASE = '/api/v1/providers/custom';
 
@@ -47,6 +49,8 @@ function createProvider(ctx: EmulatorContext, req: FastifyRequest): { value: Pro
       `is only allowed for template application, not ${body.custom_template}`,
     );
   }
+  const provisioning = provisioningProblem(body.custom_template, body.provisioning);
+  if (provisioning) throw badField('provisioning', provisioning);
   if (body.configuration_json != null && body.configuration_json !== '') {
     const problem = parseCsvConfigJson(body.configuration_json, body.custom_template).problem;
     if (problem) throw badField('configuration_json', problem);
@@ -109,6 +113,12 @@ export function registerProviderRoutes(app: FastifyInstance, ctx: EmulatorContex
   app.post<{ Params: { id: string } }>(`${BASE}/:id`, allow(ANY_KEY), (req) => {
     const { id, action } = splitAction(req.params.id);
     if (action === 'icon') return setIcon(ctx, requireProvider(ctx, id), req.body);
+    throw unknownAction(req.method, action);
+  });
+
+  app.patch<{ Params: { id: string } }>(`${BASE}/:id`, allow(ANY_KEY), (req) => {
+    const { id, action } = splitAction(req.params.id);
+    if (action === undefined) return updateProvider(ctx, requireProvider(ctx, id), req.body);
     throw unknownAction(req.method, action);
   });
 

@@ -29,8 +29,20 @@ export const RUNNER_ERROR_CODES = {
   EXTRACT_FAILED: 'EXTRACT_FAILED',
   /** The push would remove more identities than the configured share allows. */
   DELETION_GUARD: 'DELETION_GUARD',
-  /** Provider, data source or push calls failed (the service's error is the `cause`). */
+  /**
+   * Provider, data source or push calls failed (the service's error is the `cause`): the network, a
+   * timeout, or an answer other than the refusals below.
+   */
   PUSH_FAILED: 'PUSH_FAILED',
+  /**
+   * The service refused to create the provider or data source of the run (400: a name it does not
+   * allow); `details.violations` lists the service's field violations.
+   */
+  TARGET_REFUSED: 'TARGET_REFUSED',
+  /** The service refused the pushed payload as invalid (400); `details.violations` lists why. */
+  PAYLOAD_REFUSED: 'PAYLOAD_REFUSED',
+  /** The service refused the API key (401) or its role does not allow the call (403). */
+  CREDENTIALS_REFUSED: 'CREDENTIALS_REFUSED',
   /** The run was cancelled through its AbortSignal. */
   ABORTED: 'ABORTED',
   /** A real run was asked for without a client (no target). */

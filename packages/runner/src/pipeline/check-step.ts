@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { silentLogger } from '../logger.js';
 import type { StateStore } from '../state/state-store.js';
+import { causeDetails } from './cause-details.js';
 import { createConnectorContext, createConnectorState } from './connector-context.js';
 import { abortedRun, parseConnectorConfig } from './extract-step.js';
 
@@ -70,7 +71,7 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
         code: RUNNER_ERROR_CODES.CHECK_FAILED,
         cause,
         retryable: inner?.retryable ?? false,
-        details: { connectorId, ...(inner ? { causeCode: inner.code, cause: inner.details } : {}) },
+        details: { connectorId, ...causeDetails(cause) },
         hints: inner?.hints ?? [],
       },
     );

@@ -4,6 +4,7 @@ import type { Connector, ConnectorState, JsonObject } from '@oaakit/core';
 import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { formatViolations, schemaViolations } from '../config/issues.js';
+import { causeDetails } from './cause-details.js';
 import { createConnectorContext } from './connector-context.js';
 import { materialize } from './materialize.js';
 import { extractProgress, throttle } from './progress.js';
@@ -51,7 +52,7 @@ function extractFailed(connectorId: string, connector: Connector, cause: unknown
       details: {
         connectorId,
         plugin: connector.id,
-        ...(inner ? { causeCode: inner.code, cause: inner.details } : {}),
+        ...causeDetails(cause),
       },
       hints: [...(inner?.hints ?? []), 'nothing was pushed and the state is unchanged'],
     },

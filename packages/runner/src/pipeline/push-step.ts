@@ -1,7 +1,5 @@
-/** The push and the commit that follows it. */
-import { OaaError } from '@oaakit/core';
+/** The push and the commit that follows it; a failure of either call is a `serviceFailure`. */
 import type { JsonObject } from '@oaakit/core';
-import { RUNNER_ERROR_CODES } from '../codes.js';
 import type { SnapshotWriter } from '../state/state-store.js';
 import type { StoredState } from '../state/stored-state.js';
 import { STATE_FORMAT_VERSION } from '../state/stored-state.js';
@@ -11,29 +9,19 @@ import { throttle } from './progress.js';
 import type { RunResult } from './run-types.js';
 import { timing } from './run-scope.js';
 import type { ResultBase, RunScope } from './run-scope.js';
+import { serviceFailure } from './service-failure.js';
+import type { ServiceStep } from './service-failure.js';
 import { ensureTargets } from './target-step.js';
 import type { PushTargets } from './target-step.js';
 
-/** A failure talking to the service, as `PUSH_FAILED` naming the connector and the target. */
-export function pushFailed(scope: RunScope, cause: unknown): OaaError {
-  const { connectorId, options } = scope;
-  const inner = cause instanceof OaaError ? cause : undefined;
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return new OaaError(
-    `connector "${connectorId}": pushing to provider "${options.provider}", data source "${options.dataSource}" failed: ${message}`,
-    {
-      code: RUNNER_ERROR_CODES.PUSH_FAILED,
-      cause,
-      retryable: inner?.retryable ?? false,
-      details: {
-        connectorId,
-        provider: options.provider,
-        dataSource: options.dataSource,
-        ...(inner ? { causeCode: inner.code, cause: inner.details } : {}),
-      },
-      hints: [...(inner?.hints ?? []), 'the state is unchanged: the next run pushes again'],
-    },
-  );
+/** Runs `call`; what it throws becomes the run's service failure of `step` (unless the run was aborted). */
+async function guarded<T>(scope: RunScope, step: ServiceStep, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    scope.signal.throwIfAborted();
+    throw serviceFailure(scope, step, error);
+  }
 }
 
 interface Pushed {
@@ -45,35 +33,39 @@ interface Pushed {
 async function push(scope: RunScope, payload: JsonObject, digest: string): Promise<Pushed> {
   const { options, signal, emit } = scope;
   const client = options.client!;
-  const targets = await ensureTargets({
-    client,
-    connector: options.connector,
-    provider: options.provider,
-    dataSource: options.dataSource,
-    signal,
-    logger: scope.logger,
-  });
-  const snapshot = await options.state.openSnapshot(scope.connectorId, digest);
-  emit({ phase: 'push', kind: 'start' });
-  const gate = throttle(100);
-  try {
-    const outcome = await pushWithSnapshot({
+  const targets = await guarded(scope, 'target', () =>
+    ensureTargets({
       client,
-      providerId: targets.provider.id,
-      dataSourceId: targets.dataSource.id,
-      payload,
-      snapshot,
-      settings: options.push ?? {},
+      connector: options.connector,
+      provider: options.provider,
+      dataSource: options.dataSource,
       signal,
-      onBytes: (jsonBytes, compressedBytes) => {
-        if (gate.ready()) emit({ phase: 'push', kind: 'progress', jsonBytes, compressedBytes });
-      },
-    });
-    return { targets, outcome, snapshot };
-  } catch (error) {
-    await snapshot.discard();
-    throw error;
-  }
+      logger: scope.logger,
+    }),
+  );
+  return guarded(scope, 'push', async () => {
+    const snapshot = await options.state.openSnapshot(scope.connectorId, digest);
+    emit({ phase: 'push', kind: 'start' });
+    const gate = throttle(100);
+    try {
+      const outcome = await pushWithSnapshot({
+        client,
+        providerId: targets.provider.id,
+        dataSourceId: targets.dataSource.id,
+        payload,
+        snapshot,
+        settings: options.push ?? {},
+        signal,
+        onBytes: (jsonBytes, compressedBytes) => {
+          if (gate.ready()) emit({ phase: 'push', kind: 'progress', jsonBytes, compressedBytes });
+        },
+      });
+      return { targets, outcome, snapshot };
+    } catch (error) {
+      await snapshot.discard();
+      throw error;
+    }
+  });
 }
 
 /**
@@ -85,13 +77,7 @@ export async function pushAndCommit(
   input: { payload: JsonObject; base: ResultBase; connectorState: Record<string, unknown> },
 ): Promise<RunResult> {
   const { options, connectorId, logger } = scope;
-  let pushed: Pushed;
-  try {
-    pushed = await push(scope, input.payload, input.base.digest);
-  } catch (error) {
-    scope.signal.throwIfAborted();
-    throw pushFailed(scope, error);
-  }
+  const pushed = await push(scope, input.payload, input.base.digest);
   const { targets, outcome } = pushed;
   scope.emit({
     phase: 'push',

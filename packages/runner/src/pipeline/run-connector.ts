@@ -13,10 +13,11 @@ import { diffAgainst, guardRefusal, judgeDeletions } from './diff-step.js';
 import { countEntities } from './entity-counts.js';
 import { abortedRun, extractPayload, parseConnectorConfig } from './extract-step.js';
 import { savePayloadFile } from './payload-bytes.js';
-import { pushAndCommit, pushFailed } from './push-step.js';
+import { pushAndCommit } from './push-step.js';
 import type { DiffSummary, RunConnectorOptions, RunResult } from './run-types.js';
 import { timing } from './run-scope.js';
 import type { ResultBase, RunScope } from './run-scope.js';
+import { serviceFailure } from './service-failure.js';
 import { targetsStillExist } from './target-step.js';
 import { validatePayload } from './validate-step.js';
 
@@ -108,7 +109,8 @@ async function prepare(scope: RunScope, stored: StoredState | undefined) {
 /**
  * Runs a connector once. Throws `OaaError`s with stable codes: `CONFIG_INVALID`, `STATE_LOCKED`,
  * `EXTRACT_FAILED`, `VALIDATION_FAILED` (a `ValidationError` listing every violation),
- * `DELETION_GUARD`, `PUSH_FAILED`, `ABORTED`, `TARGET_MISSING`, `STATE_CORRUPT`.
+ * `DELETION_GUARD`, `PUSH_FAILED`, `TARGET_REFUSED`, `PAYLOAD_REFUSED`, `CREDENTIALS_REFUSED`, `ABORTED`,
+ * `TARGET_MISSING`, `STATE_CORRUPT`.
  *
  * @example
  * const result = await runConnector({ connector, config, provider: 'HR', dataSource: 'HR prod', client, state: new StateStore(dir) });
@@ -153,13 +155,13 @@ export async function runConnector(options: RunConnectorOptions): Promise<RunRes
   }
 }
 
-/** Whether the last push's provider and data source still exist; service failures are `PUSH_FAILED`. */
+/** Whether the last push's provider and data source still exist; service failures as `serviceFailure`. */
 async function stillThere(scope: RunScope, state: StoredState): Promise<boolean> {
   try {
     return await targetsStillExist(scope.options.client!, state, scope.signal);
   } catch (error) {
     scope.signal.throwIfAborted();
-    throw pushFailed(scope, error);
+    throw serviceFailure(scope, 'target', error);
   }
 }
 

@@ -15,6 +15,8 @@ export const configSchema = z.strictObject({
   invalid: z.boolean().default(false),
   /** Bytes of incompressible filler per user, to make payloads span several multipart chunks. */
   filler: z.number().int().min(0).default(0),
+  /** Marks the payload incremental, which the service refuses as the first push to a data source. */
+  incremental: z.boolean().default(false),
 });
 
 function filler(i, n) {
@@ -70,5 +72,6 @@ export async function buildPayload(ctx) {
     ],
     permissions: [{ name: 'Read', permission_type: ['DataRead'] }],
     identity_to_permissions: [],
+    ...(config.incremental ? { incremental_change: true } : {}),
   };
 }

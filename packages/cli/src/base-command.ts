@@ -6,6 +6,7 @@ import { Command } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import { errorJson, errorText, scrub } from './output/render-error.js';
+import type { RenderErrorOptions } from './output/render-error.js';
 
 /** A step to run when the command ends, last registered first. */
 type Cleanup = () => Promise<void> | void;
@@ -53,13 +54,14 @@ export abstract class BaseCommand extends Command {
     process.stderr.write(`${scrub(text, this.secrets)}\n`);
   }
 
+  /** How this command renders errors; service commands add where their API key came from. */
+  protected renderOptions(): RenderErrorOptions {
+    return { secrets: this.secrets, debug: process.env['OAA_DEBUG'] === '1', commandId: this.id };
+  }
+
   /** An error as `catch` would show it to a human, for commands that report several errors. */
   protected renderError(error: unknown): string {
-    return errorText(error, {
-      secrets: this.secrets,
-      debug: process.env['OAA_DEBUG'] === '1',
-      commandId: this.id,
-    });
+    return errorText(error, this.renderOptions());
   }
 
   override log(message = '', ...args: unknown[]): void {
@@ -78,7 +80,7 @@ export abstract class BaseCommand extends Command {
   /** Renders the error (text on stderr, or `{ error }` on stdout with `--json`) and sets the exit code. */
   override async catch(error: Error & { exitCode?: number; code?: string }): Promise<void> {
     if (error.code === 'EEXIT') throw error;
-    const options = { secrets: this.secrets, debug: process.env['OAA_DEBUG'] === '1', commandId: this.id };
+    const options = this.renderOptions();
     process.exitCode = this.controller?.signal.aborted ? EXIT.ABORTED : exitCodeOf(error);
     if (this.jsonEnabled()) this.logJson({ error: errorJson(error, options) });
     else process.stderr.write(`${errorText(error, options)}\n`);

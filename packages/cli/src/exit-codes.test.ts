@@ -3,6 +3,13 @@ import { ServiceError } from '@oaakit/client';
 import { OaaError, ValidationError } from '@oaakit/core';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 
+const SERVICE_CODES: Readonly<Record<number, string>> = {
+  400: 'InvalidArgument',
+  401: 'Unauthenticated',
+  403: 'PermissionDenied',
+  404: 'NotFound',
+};
+
 function serviceError(
   status: number,
   violations: { field: string; description: string }[] = [],
@@ -11,7 +18,7 @@ function serviceError(
     method: 'POST',
     path: '/x',
     status,
-    code: status === 400 ? 'InvalidArgument' : 'Unavailable',
+    code: SERVICE_CODES[status] ?? 'Unavailable',
     message: 'no',
     violations,
   });
@@ -27,12 +34,24 @@ describe('exitCodeOf', () => {
       EXIT.VALIDATION,
     );
     expect(exitCodeOf(new OaaError('no key', { code: 'CREDENTIALS_MISSING' }))).toBe(EXIT.CONFIG);
+    expect(exitCodeOf(new OaaError('x', { code: 'PAYLOAD_REFUSED' }))).toBe(EXIT.VALIDATION);
+    expect(exitCodeOf(new OaaError('x', { code: 'TARGET_REFUSED' }))).toBe(EXIT.CONFIG);
+    expect(exitCodeOf(new OaaError('x', { code: 'CREDENTIALS_REFUSED' }))).toBe(EXIT.CONFIG);
     expect(exitCodeOf(new OaaError('warn', { code: 'WARNINGS' }))).toBe(EXIT.WARNINGS);
     expect(exitCodeOf(new OaaError('x', { code: 'PROVIDER_NOT_FOUND' }))).toBe(EXIT.NOT_FOUND);
     expect(exitCodeOf(new OaaError('x', { code: 'EXTRACT_FAILED' }))).toBe(EXIT.CONNECTOR);
     expect(exitCodeOf(new OaaError('x', { code: 'STATE_LOCKED' }))).toBe(EXIT.STATE);
     expect(exitCodeOf(new OaaError('x', { code: 'SOMETHING_NEW' }))).toBe(EXIT.ERROR);
     expect(exitCodeOf(new Error('bug'))).toBe(EXIT.ERROR);
+  });
+
+  // Issue 9: a refusal of what the user gave, or of the key, is not a failure of the service.
+  it('maps a service error by its status: input refused 2, key refused 5, anything else 4', () => {
+    expect(exitCodeOf(serviceError(400))).toBe(EXIT.VALIDATION);
+    expect(exitCodeOf(serviceError(401))).toBe(EXIT.CONFIG);
+    expect(exitCodeOf(serviceError(403))).toBe(EXIT.CONFIG);
+    expect(exitCodeOf(serviceError(404))).toBe(EXIT.SERVICE);
+    expect(exitCodeOf(serviceError(500))).toBe(EXIT.SERVICE);
   });
 
   it('gives every category a distinct code', () => {

@@ -10,13 +10,23 @@ export const EXIT = {
   OK: 0,
   /** An unexpected error (a bug, or a failure no other code describes). */
   ERROR: 1,
-  /** The payload (or a connector's output) failed local validation, or the service rejected it as invalid. */
+  /**
+   * The payload (or a connector's output) failed local validation, or the service refused the input
+   * as invalid (400): the payload, or a value given on the command line such as a provider name.
+   */
   VALIDATION: 2,
   /** The deletion guard refused a push that would remove too many identities (`--force` overrides). */
   GUARD: 3,
-  /** A call to the service failed: the push, a provider or data-source call, or the network. */
+  /**
+   * A call to the service failed without refusing the input or the key: the network, a timeout, an
+   * error of the service itself (5xx), or an answer oaakit cannot use.
+   */
   SERVICE: 4,
-  /** Configuration or credential problem: config file, plugin, secret, API key, keychain. */
+  /**
+   * Configuration or credential problem: config file (also a provider or data-source name of it that
+   * the service refused), plugin, secret, keychain, or an API key the service refused (401) or whose
+   * role does not allow the call (403).
+   */
   CONFIG: 5,
   /** The run succeeded with warnings and `--fail-on-warnings` was given. */
   WARNINGS: 6,
@@ -39,6 +49,9 @@ const BY_CODE: Readonly<Record<string, ExitCode>> = {
   VALIDATION_FAILED: EXIT.VALIDATION,
   DELETION_GUARD: EXIT.GUARD,
   PUSH_FAILED: EXIT.SERVICE,
+  PAYLOAD_REFUSED: EXIT.VALIDATION,
+  TARGET_REFUSED: EXIT.CONFIG,
+  CREDENTIALS_REFUSED: EXIT.CONFIG,
   NETWORK_ERROR: EXIT.SERVICE,
   TIMEOUT: EXIT.SERVICE,
   BAD_RESPONSE: EXIT.SERVICE,
@@ -71,9 +84,22 @@ const BY_CODE: Readonly<Record<string, ExitCode>> = {
   ABORTED: EXIT.ABORTED,
 };
 
-/** Whether an error came from the service (a `ServiceError` of `@oaakit/client`: it carries an HTTP status). */
-function isServiceError(error: OaaError): boolean {
-  return typeof (error as { status?: unknown }).status === 'number';
+/** The HTTP status of an error from the service (a `ServiceError` of `@oaakit/client`), if it is one. */
+function serviceStatus(error: OaaError): number | undefined {
+  const status = (error as { status?: unknown }).status;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * A service error by its status: 400 refused what the user gave (the payload, a name typed on the
+ * command line), 401 and 403 refused the key; anything else is a failure of the service or the way
+ * to it. Runs map their own refusals (`TARGET_REFUSED`, ...) by code, since only they know whether
+ * a refused name came from the config file.
+ */
+function serviceExit(status: number): ExitCode {
+  if (status === 400) return EXIT.VALIDATION;
+  if (status === 401 || status === 403) return EXIT.CONFIG;
+  return EXIT.SERVICE;
 }
 
 /** Whether an error is oclif's own (a flag or argument problem found while parsing). */
@@ -82,18 +108,14 @@ function isOclifError(error: unknown): boolean {
 }
 
 /**
- * The exit code of an error: by its `OaaError.code`; a service error answering 400 with field
- * violations is a validation error, any other service error a service failure.
+ * The exit code of an error: a service error by its HTTP status (its `code` is the service's own),
+ * any other `OaaError` by its `code`.
  */
 export function exitCodeOf(error: unknown): ExitCode {
   if (error instanceof OaaError) {
-    const mapped = BY_CODE[error.code];
-    if (mapped !== undefined) return mapped;
-    if (isServiceError(error)) {
-      const violations = (error as { violations?: unknown[] }).violations ?? [];
-      return violations.length > 0 ? EXIT.VALIDATION : EXIT.SERVICE;
-    }
-    return EXIT.ERROR;
+    const status = serviceStatus(error);
+    if (status !== undefined) return serviceExit(status);
+    return BY_CODE[error.code] ?? EXIT.ERROR;
   }
   if (isOclifError(error)) return EXIT.USAGE;
   return EXIT.ERROR;

@@ -8,6 +8,8 @@ import type { Interfaces } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
 import type { TargetConfig } from '@oaakit/runner';
 import { BaseCommand } from './base-command.js';
+import type { KeySource } from './output/credential-hints.js';
+import type { RenderErrorOptions } from './output/render-error.js';
 import { connect } from './target/connect.js';
 import type { Connection } from './target/connect.js';
 import { retryNotes } from './target/retry-notes.js';
@@ -42,6 +44,7 @@ export abstract class ServiceCommand extends BaseCommand {
   static override baseFlags = { ...BaseCommand.baseFlags, ...targetFlags };
 
   private connection: Promise<Connection> | undefined;
+  private keySource: KeySource | undefined;
 
   /**
    * The client of the resolved target, connected once per command. With no target configured, the
@@ -78,9 +81,14 @@ export abstract class ServiceCommand extends BaseCommand {
       logger: retryNotes((text) => this.note(text)),
     });
     this.addSecret(connection.apiKey);
+    this.keySource = connection.apiKeySource;
     this.onCleanup(() => connection.close());
     if (connection.embedded)
       this.note(`Using the embedded emulator (${stateDir}); pass --url or set OAA_URL to use a service.`);
     return connection;
+  }
+
+  protected override renderOptions(): RenderErrorOptions {
+    return { ...super.renderOptions(), keySource: this.keySource };
   }
 }

@@ -26,7 +26,9 @@ export interface PushOutput {
 /** `oaa push FILE`: validate a payload file, then push it to a data source. */
 export default class Push extends ServiceCommand {
   static override summary = 'Validate a payload file and push it to a data source.';
-  static override description = `The payload (JSON, or gzip-compressed JSON) is validated first; nothing is pushed when it has errors. The provider must exist unless --create-provider is given; the data source is reused by name or created. The push is gzip-compressed and goes out as one request, or as a multipart upload above the service's 100 MB limit. The service's warnings are printed with a summary.`;
+  static override description = `The payload (JSON, or gzip-compressed JSON) is validated first; nothing is pushed when it has errors. The provider must exist unless --create-provider is given; the data source is reused by name or created. The push is gzip-compressed and goes out as one request, or as a multipart upload above the service's 100 MB limit. The service's warnings are printed with a summary.
+
+Exit codes: 2 the payload failed validation, or the service refused it or the --provider / --data-source name (each field violation is listed), 4 the service failed or could not be reached, 5 the API key was refused (401) or its role does not allow the call (403), 7 the provider does not exist (see --create-provider).`;
 
   static override examples = [
     {

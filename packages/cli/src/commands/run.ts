@@ -14,7 +14,9 @@ const MAX_WARNING_LINES = 50;
 /** `oaa run`: runs the connectors of a config file once. */
 export default class Run extends ServiceCommand {
   static override summary = 'Run the connectors of a config file once.';
-  static override description = `Each connector extracts, validates (errors stop it and list every violation), is diffed against its last push, checked by the deletion guard, skipped when nothing changed, and pushed. The state is saved only after a successful push. Progress goes to stderr on a terminal (or with --progress); a summary table follows. --dry-run stops before the push and shows what would change. Without a target (flags, OAA_URL, the config's target, oaa auth login), the embedded emulator is used.`;
+  static override description = `Each connector extracts, validates (errors stop it and list every violation), is diffed against its last push, checked by the deletion guard, skipped when nothing changed, and pushed. The state is saved only after a successful push. Progress goes to stderr on a terminal (or with --progress); a summary table follows. --dry-run stops before the push and shows what would change. Without a target (flags, OAA_URL, the config's target, oaa auth login), the embedded emulator is used.
+
+Exit codes: 2 the payload failed validation or the service refused it, 3 the deletion guard refused the push, 4 the service failed or could not be reached, 5 a config problem (also a provider or data-source name the service refused: each field violation is listed) or a refused API key (401) or role (403), 6 warnings with --fail-on-warnings, 8 a connector failed while extracting, 9 the state is locked.`;
 
   static override examples = [
     {

@@ -212,13 +212,13 @@ describe('target flags and credentials', () => {
     expect(res.stderr).not.toContain('embedded emulator');
   });
 
-  it('reports a refused key as a service error without ever showing the key', async () => {
+  it('reports a refused key as a credential problem (exit 5) without ever showing the key', async () => {
     const wrong = `${apiKey}-wrong`;
     const res = await oaa(['providers', 'list'], {
       env: { OAA_URL: emulator.url, OAA_API_KEY: wrong },
       cwd: work.dir,
     });
-    expect(res.code).toBe(4);
+    expect(res.code).toBe(5);
     expect(res.stderr).toMatch(/^Error: .*401/m);
     expect(res.stderr).not.toContain(wrong);
     const debug = await oaa(['providers', 'list', '--json'], {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ServiceError } from '@oaakit/client';
 import { OaaError, ValidationError } from '@oaakit/core';
 import { errorJson, errorText } from './render-error.js';
 
@@ -35,5 +36,60 @@ describe('error rendering', () => {
     expect(errorText(error, options)).not.toContain(key);
     expect(JSON.stringify(errorJson(error, options))).not.toContain(key);
     expect(errorJson(error, options).message).toBe('request with [REDACTED] failed');
+  });
+
+  it('shows the violations and the request id of an error that wraps the service error (issue 9)', () => {
+    const error = new OaaError('connector "hr": the service refused the provider "HR/EU": ...', {
+      code: 'TARGET_REFUSED',
+      details: {
+        requestId: 'req-1',
+        violations: [{ field: 'name', description: 'must be letters' }],
+      },
+      hints: ['change `provider`'],
+    });
+    expect(errorText(error, quiet).split('\n').slice(1)).toEqual([
+      '  name: must be letters',
+      'Hint: change `provider`',
+    ]);
+    expect(errorJson(error, quiet)).toMatchObject({
+      code: 'TARGET_REFUSED',
+      exitCode: 5,
+      requestId: 'req-1',
+      violations: [{ field: 'name', description: 'must be letters' }],
+    });
+  });
+
+  it('says which key to replace when the service refuses it, and what a 403 needs', () => {
+    const refused = (status: number): ServiceError =>
+      new ServiceError({
+        method: 'GET',
+        path: '/api/v1/providers/custom',
+        status,
+        code: status === 401 ? 'Unauthenticated' : 'PermissionDenied',
+        message: 'no',
+        requestId: 'req-2',
+        violations: [],
+      });
+    expect(errorJson(refused(401), { ...quiet, keySource: 'env' })).toMatchObject({
+      exitCode: 5,
+      requestId: 'req-2',
+      hints: [
+        'the key in OAA_API_KEY was refused: it is wrong, expired or revoked; set OAA_API_KEY to a current key, or unset it to use the key of `oaa auth login`',
+      ],
+    });
+    expect(errorJson(refused(401), { ...quiet, keySource: 'keychain' }).hints[0]).toContain(
+      'run `oaa auth login` again with a current key',
+    );
+    expect(errorJson(refused(403), { ...quiet, keySource: 'flag' }).hints[0]).toBe(
+      "the key given with --api-key is valid, but its role does not allow this call: use a key with a role that does (the service's message names the roles it allows)",
+    );
+    const wrapped = new OaaError('connector "hr": the service refused the API key', {
+      code: 'CREDENTIALS_REFUSED',
+      details: { status: 401 },
+    });
+    expect(errorJson(wrapped, { ...quiet, keySource: 'config' }).hints).toEqual([
+      "the key of the config file's target.credential was refused: it is wrong, expired or revoked; point target.credential at a current key",
+    ]);
+    expect(errorJson(new OaaError('x', { code: 'PUSH_FAILED' }), quiet).hints).toEqual([]);
   });
 });

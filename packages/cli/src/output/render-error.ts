@@ -5,6 +5,8 @@
 import { OaaError } from '@oaakit/core';
 import type { Violation } from '@oaakit/core';
 import { exitCodeOf } from '../exit-codes.js';
+import { hintsWithCredentials } from './credential-hints.js';
+import type { KeySource } from './credential-hints.js';
 import { violationLines } from './format.js';
 import type { ExitCode } from '../exit-codes.js';
 
@@ -15,7 +17,10 @@ export interface ErrorJson {
   exitCode: ExitCode;
   retryable: boolean;
   hints: string[];
+  /** Every field violation, the service's included (also when a run wrapped its error). */
   violations: Violation[];
+  /** The service's request id of the failed call, to quote when reporting a problem. */
+  requestId: string | null;
   details: Record<string, unknown>;
 }
 
@@ -27,6 +32,8 @@ export interface RenderErrorOptions {
   debug: boolean;
   /** The command id, to point at its help on usage errors. */
   commandId?: string | undefined;
+  /** Where the API key came from, to say which key to replace when the service refuses it. */
+  keySource?: KeySource | undefined;
 }
 
 function violationsOf(error: OaaError): Violation[] {
@@ -34,6 +41,12 @@ function violationsOf(error: OaaError): Violation[] {
   if (Array.isArray(own)) return own as Violation[];
   const inDetails = error.details['violations'];
   return Array.isArray(inDetails) ? (inDetails as Violation[]) : [];
+}
+
+function requestIdOf(error: OaaError): string | null {
+  const own = (error as { requestId?: unknown }).requestId;
+  const id = own ?? error.details['requestId'];
+  return typeof id === 'string' ? id : null;
 }
 
 /** The JSON shape of any thrown value. */
@@ -47,8 +60,9 @@ export function errorJson(error: unknown, options: RenderErrorOptions): ErrorJso
         message: error.message,
         exitCode,
         retryable: error.retryable,
-        hints: error.hints,
+        hints: hintsWithCredentials(error, options.keySource),
         violations: violationsOf(error),
+        requestId: requestIdOf(error),
         details,
       },
       options.secrets,
@@ -72,6 +86,7 @@ export function errorJson(error: unknown, options: RenderErrorOptions): ErrorJso
       retryable: false,
       hints,
       violations: [],
+      requestId: null,
       details: {},
     },
     options.secrets,

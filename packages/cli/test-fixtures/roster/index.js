@@ -10,6 +10,8 @@ const configSchema = z.strictObject({
   invalid: z.boolean().default(false),
   /** Waits this long after each user, so a test can interrupt the run mid-extraction. */
   delayMs: z.number().int().min(0).default(0),
+  /** Marks the payload incremental, which the service refuses as the first push to a data source. */
+  incremental: z.boolean().default(false),
 });
 
 async function* localUsers(config, ctx) {
@@ -46,5 +48,6 @@ export default defineConnector({
     ],
     permissions: [{ name: 'Read', permission_type: ['DataRead'] }],
     identity_to_permissions: [],
+    ...(ctx.config.incremental ? { incremental_change: true } : {}),
   }),
 });

@@ -7,7 +7,8 @@ import { findProvider } from '../../target/lookup.js';
 /** `oaa datasources create NAME --provider P`. */
 export default class DataSourcesCreate extends ServiceCommand {
   static override summary = 'Create a data source under a provider.';
-  static override description = 'Creates a data source; each push to it replaces its data.';
+  static override description =
+    'Creates a data source; each push to it replaces its data. Exit codes: 2 the service refused the name (each field violation is listed), 5 the API key or its role was refused, 7 no such provider.';
   static override examples = [
     {
       description: 'A data source of "HR"',

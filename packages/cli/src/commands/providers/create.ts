@@ -7,7 +7,7 @@ import { ServiceCommand } from '../../service-command.js';
 export default class ProvidersCreate extends ServiceCommand {
   static override summary = 'Create a custom provider.';
   static override description =
-    'Creates a custom provider with a template. Payloads pushed to it must be of that template.';
+    "Creates a custom provider with a template. Payloads pushed to it must be of that template. Exit codes: 2 the service refused the name or a flag's value (each field violation is listed), 5 the API key or its role was refused.";
   static override examples = [
     {
       description: 'An application provider',

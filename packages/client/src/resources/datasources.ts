@@ -2,6 +2,7 @@ import type { Api } from '../api.js';
 import { paginate } from '../paginate.js';
 import type { Paginated } from '../paginate.js';
 import type { DataSource, Page } from '../types.js';
+import { findOrCreateByName } from './find-or-create.js';
 import { listQuery } from './list-options.js';
 import type { CallOptions, ListOptions } from './list-options.js';
 import { dataSourcePath } from './paths.js';
@@ -22,7 +23,10 @@ export interface DataSourcesApi {
   delete(ref: DataSourceRef & CallOptions): Promise<void>;
   /** The data source with exactly this name under the provider; undefined when none. */
   findByName(input: { providerId: string; name: string } & CallOptions): Promise<DataSource | undefined>;
-  /** Reuses the data source with this name under the provider, or creates it. */
+  /**
+   * Reuses the data source with this name under the provider, or creates it; one created by another
+   * process at the same moment is reused too.
+   */
   findOrCreate(
     input: { providerId: string; name: string } & CallOptions,
   ): Promise<{ dataSource: DataSource; created: boolean }>;
@@ -73,9 +77,11 @@ export function dataSourcesApi(api: Api): DataSourcesApi {
       return undefined;
     },
     async findOrCreate(input) {
-      const found = await self.findByName(input);
-      if (found !== undefined) return { dataSource: found, created: false };
-      return { dataSource: await self.create(input), created: true };
+      const { value, created } = await findOrCreateByName(
+        () => self.findByName(input),
+        () => self.create(input),
+      );
+      return { dataSource: value, created };
     },
   };
   return self;

@@ -3,6 +3,7 @@ import type { Api } from '../api.js';
 import { paginate } from '../paginate.js';
 import type { Paginated } from '../paginate.js';
 import type { CustomTemplate, Page, Provider, ProviderCreateFields, ProviderUpdate } from '../types.js';
+import { findOrCreateByName } from './find-or-create.js';
 import { listQuery } from './list-options.js';
 import type { CallOptions, ListOptions } from './list-options.js';
 import { PROVIDERS, providerPath } from './paths.js';
@@ -39,8 +40,9 @@ export interface ProvidersApi {
   /** The provider with exactly this name, skipping one being deleted; undefined when none. */
   findByName(name: string, options?: CallOptions): Promise<Provider | undefined>;
   /**
-   * Reuses the provider with this name, or creates it. Fails when the existing one has another
-   * template, because a payload of one template cannot be pushed to a provider of another.
+   * Reuses the provider with this name, or creates it; one created by another process at the same
+   * moment is reused too. Fails when the existing one has another template, because a payload of
+   * one template cannot be pushed to a provider of another.
    */
   findOrCreate(
     input: ProviderCreateInput,
@@ -107,8 +109,11 @@ export function providersApi(api: Api): ProvidersApi {
       return undefined;
     },
     async findOrCreate(input, options = {}) {
-      const found = await self.findByName(input.name, options);
-      if (found === undefined) return { provider: await self.create(input, options), created: true };
+      const { value: found, created } = await findOrCreateByName(
+        () => self.findByName(input.name, options),
+        () => self.create(input, options),
+      );
+      if (created) return { provider: found, created };
       if (found.custom_template != null && found.custom_template !== input.template) {
         throw new OaaError(
           `provider "${input.name}" exists with template ${found.custom_template}, not ${input.template}`,

@@ -1,5 +1,6 @@
 /** The connector's config: the only definition of its shape (types come from it). */
 import { IDP_PROVIDER_TYPES, z } from '@oaakit/core';
+import { DEFAULT_MAX_FIELD_BYTES, DEFAULT_MAX_RECORD_BYTES } from './csv/csv-options.js';
 import { DEFAULT_COLUMNS, FIELDS, type Field } from './fields.js';
 
 const columnOverrides = Object.fromEntries(
@@ -17,6 +18,9 @@ const columnOverrides = Object.fromEntries(
 ) as Record<Field, z.ZodOptional<z.ZodNullable<z.ZodString>> | z.ZodOptional<z.ZodString>>;
 
 const word = z.string().trim().min(1);
+
+/** Limits stay well below what one string can hold (V8: about 512 MiB). */
+const MAX_LIMIT = 256 * 1024 * 1024;
 
 /** The config of the csv-hris connector. */
 export const csvHrisConfigSchema = z.strictObject({
@@ -65,6 +69,20 @@ export const csvHrisConfigSchema = z.strictObject({
     .positive()
     .default(1000)
     .describe('at most this many problems are listed in the error (all are counted)'),
+  maxRecordBytes: z
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .default(DEFAULT_MAX_RECORD_BYTES)
+    .describe(
+      'longest record (line, or lines of one record with line breaks inside quotes) in bytes; a longer one stops the run (default 1 MiB)',
+    ),
+  maxFieldBytes: z
+    .int()
+    .min(1)
+    .max(MAX_LIMIT)
+    .default(DEFAULT_MAX_FIELD_BYTES)
+    .describe('longest value in bytes; a longer one stops the run (default 64 KiB)'),
 });
 
 /** The parsed config (defaults applied). */

@@ -20,6 +20,8 @@ describe('the csv-hris connector', () => {
       system: { id: 'csv-hris', name: 'CSV HR export' },
       dateFormat: 'MDY',
       maxErrors: 1000,
+      maxRecordBytes: 1024 * 1024,
+      maxFieldBytes: 64 * 1024,
     });
   });
 
@@ -37,6 +39,10 @@ describe('the csv-hris connector', () => {
       'system.idpProviders.0',
     ]);
     expect(issues({ files: 'a.csv', booleanWords: { true: ['ja'] } })).toEqual(['booleanWords.false']);
+    expect(issues({ files: 'a.csv', maxRecordBytes: 0, maxFieldBytes: 2 ** 30 })).toEqual([
+      'maxRecordBytes',
+      'maxFieldBytes',
+    ]);
   });
 
   it('has a config schema that converts to JSON Schema (for docs and editors)', () => {

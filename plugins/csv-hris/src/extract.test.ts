@@ -266,6 +266,6 @@ describe('relative file paths', () => {
     expect(payload.employees!.length).toBeGreaterThan(0);
     const missing = testContext({ files: 'nope.csv' });
     missing.baseDir = ctx.baseDir;
-    await expect(extractEmployees(missing)).rejects.toThrow(/cannot read nope\.csv \(ENOENT\)/);
+    await expect(extractEmployees(missing)).rejects.toThrow(/cannot read nope\.csv \(ENOENT: no such file\)/);
   });
 });

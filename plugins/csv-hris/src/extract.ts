@@ -1,12 +1,12 @@
 /** The connector's work: stream every file, check every row, then link managers and build the payload. */
-import { access, constants } from 'node:fs/promises';
-import { resolve } from 'node:path';
-import { HrisPayloadBuilder, OaaError, type ConnectorContext, type HrisPayload } from '@oaakit/core';
+import { HrisPayloadBuilder, type ConnectorContext, type HrisPayload } from '@oaakit/core';
 import type { CsvHrisConfig } from './config.js';
+import { CsvInputError } from './csv/csv-input-error.js';
 import type { CsvSyntaxProblem } from './csv/csv-parser.js';
-import { readCsv } from './csv/read-csv.js';
 import { Directory, type RowSource } from './directory.js';
+import { columnName, fileRecords } from './file-records.js';
 import { mapHeader, type HeaderMap } from './header-map.js';
+import { assertReadable, configuredFiles } from './input-files.js';
 import { Problems } from './problems.js';
 import { RowReader } from './row-reader.js';
 import { BooleanReader } from './values.js';
@@ -17,20 +17,12 @@ export type CsvHrisContext = Pick<
   'config' | 'signal' | 'progress' | 'logger' | 'baseDir'
 >;
 
-/** Where a configured file is read from: relative paths start at the config file's directory. */
-export function filePath(file: string, baseDir: string | undefined): string {
-  return resolve(baseDir ?? process.cwd(), file);
-}
-
-/** The configured files as a list. */
-export function configuredFiles(config: CsvHrisConfig): string[] {
-  return typeof config.files === 'string' ? [config.files] : config.files;
-}
-
 /**
  * Reads the configured CSV files into an `hris` payload. Every problem (bad cells, duplicates,
  * unknown managers, missing columns) is collected; if there are any, one `ValidationError` lists
- * them all, each with a `field` of the form `file:line:column`.
+ * them all, each with a `field` of the form `file:line:column`. Input that cannot be read on (a
+ * record over `maxRecordBytes`, a value over `maxFieldBytes`, a NUL byte, UTF-16) ends the run
+ * there, with the problems found so far and that one.
  */
 export async function extractEmployees(ctx: CsvHrisContext): Promise<HrisPayload> {
   const { config } = ctx;
@@ -85,46 +77,49 @@ async function readFile(file: string, run: FileRun): Promise<number> {
   const syntax: CsvSyntaxProblem[] = [];
   const flushSyntax = () => {
     for (const p of syntax)
-      problems.add(
-        { file, line: p.line, column: header?.headers[p.fieldIndex] ?? `#${p.fieldIndex + 1}` },
-        p.message,
-      );
+      problems.add({ file, line: p.line, column: columnName(header?.headers, p.fieldIndex) }, p.message);
     syntax.length = 0;
   };
-  const batches = readCsv(filePath(file, ctx.baseDir), {
-    delimiter: config.delimiter,
-    signal: ctx.signal,
-    onProblem: (p) => void syntax.push(p),
-  });
-  for await (const batch of batches) {
-    let start = 0;
-    if (!seenHeader && batch.length > 0) {
-      seenHeader = true;
-      start = 1;
-      header = mapHeader(file, batch[0]!.fields, config, problems);
-      // Without its required columns no row of the file can be read.
-      if (!header) break;
-      for (const p of header.properties) {
-        if (!run.declared.has(p.name)) run.builder.defineProperty('employee', p.name, 'STRING');
-        run.declared.add(p.name);
+  try {
+    for await (const batch of fileRecords(file, ctx, (p) => void syntax.push(p))) {
+      let start = 0;
+      if (!seenHeader && batch.length > 0) {
+        seenHeader = true;
+        start = 1;
+        header = mapHeader(file, batch[0]!.fields, config, problems);
+        // Without its required columns no row of the file can be read.
+        if (!header) break;
+        for (const p of header.properties) {
+          if (!run.declared.has(p.name)) run.builder.defineProperty('employee', p.name, 'STRING');
+          run.declared.add(p.name);
+        }
+        reader = new RowReader({
+          file,
+          header,
+          booleans: run.booleans,
+          dateOrder: config.dateFormat,
+          problems,
+        });
+        source = rowSource(file, header);
       }
-      reader = new RowReader({
-        file,
-        header,
-        booleans: run.booleans,
-        dateOrder: config.dateFormat,
-        problems,
-      });
-      source = rowSource(file, header);
+      if (header) flushSyntax();
+      for (let i = start; i < batch.length; i++) {
+        const { line, fields } = batch[i]!;
+        const row = reader!.read(line, fields);
+        if (row) directory.add(row, source!, line);
+      }
+      rows += batch.length - start;
+      ctx.progress.tick(batch.length - start);
     }
-    if (header) flushSyntax();
-    for (let i = start; i < batch.length; i++) {
-      const { line, fields } = batch[i]!;
-      const row = reader!.read(line, fields);
-      if (row) directory.add(row, source!, line);
-    }
-    rows += batch.length - start;
-    ctx.progress.tick(batch.length - start);
+  } catch (error) {
+    if (!(error instanceof CsvInputError)) throw error;
+    flushSyntax();
+    problems.add(
+      { file, line: error.line, column: columnName(header?.headers, error.fieldIndex) },
+      error.description,
+    );
+    // Nothing after this place can be read, and what depends on it (managers) would be noise.
+    problems.throwIfAny();
   }
   flushSyntax();
   if (!seenHeader)
@@ -140,25 +135,4 @@ function rowSource(file: string, header: HeaderMap): RowSource {
     idColumn: name(header.index.id, 'id'),
     managersColumn: name(header.index.managers, 'manager'),
   };
-}
-
-/** Fails before any reading when a file cannot be read, naming every such file. */
-export async function assertReadable(files: string[], baseDir: string | undefined): Promise<void> {
-  const failed: { file: string; reason: string }[] = [];
-  for (const file of files) {
-    try {
-      await access(filePath(file, baseDir), constants.R_OK);
-    } catch (cause) {
-      failed.push({ file, reason: (cause as NodeJS.ErrnoException).code ?? String(cause) });
-    }
-  }
-  if (failed.length) {
-    throw new OaaError(`cannot read ${failed.map((f) => `${f.file} (${f.reason})`).join(', ')}`, {
-      code: 'CSV_FILE_UNREADABLE',
-      details: { files: failed },
-      hints: [
-        `check the files setting of the connector: relative paths start at ${baseDir ?? 'the working directory'}`,
-      ],
-    });
-  }
 }

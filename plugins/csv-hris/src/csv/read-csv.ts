@@ -1,11 +1,10 @@
 /** Streams the records of one CSV file, a chunk at a time: the file is never held in memory whole. */
 import { createReadStream } from 'node:fs';
+import type { CsvParserOptions } from './csv-options.js';
 import { CsvParser, type CsvRecord, type CsvSyntaxProblem } from './csv-parser.js';
 
-/** Options of `readCsv`. */
-export interface ReadCsvOptions {
-  /** Field delimiter, one ASCII character; default `,`. */
-  delimiter?: string;
+/** Options of `readCsv`: the parser's (delimiter, limits) and these. */
+export interface ReadCsvOptions extends CsvParserOptions {
   /** Stops reading: the stream is destroyed and the iteration throws an `AbortError`. */
   signal?: AbortSignal;
   /** Called for each syntax or encoding problem; the parser recovers and goes on. */
@@ -16,15 +15,18 @@ export interface ReadCsvOptions {
 
 /**
  * The records of the CSV file at `path`, in batches (one batch per chunk read; a batch may be empty).
- * The text is UTF-8, with or without a byte order mark; a value that is not valid UTF-8 is reported
- * through `onProblem`.
+ * The text is UTF-8, with or without a byte order mark; the first value that is not valid UTF-8 is
+ * reported through `onProblem`. Where the parser refuses the input (a record or value over its
+ * limit, a NUL byte, UTF-16), the iteration yields the records before that place, then throws the
+ * `CsvInputError` without reading further. Errors reading the file (`ENOENT`, `EISDIR`) are thrown
+ * as the file system reports them.
  *
  * @example
  * for await (const batch of readCsv('employees.csv', { delimiter: ';' }))
  *   for (const { line, fields } of batch) handle(line, fields);
  */
 export async function* readCsv(path: string, options: ReadCsvOptions = {}): AsyncGenerator<CsvRecord[]> {
-  const parser = new CsvParser(options.delimiter ?? ',');
+  const parser = new CsvParser(options);
   const stream = createReadStream(path, {
     highWaterMark: options.chunkBytes ?? 64 * 1024,
     ...(options.signal ? { signal: options.signal } : {}),
@@ -39,6 +41,7 @@ export async function* readCsv(path: string, options: ReadCsvOptions = {}): Asyn
       const records = parser.push(chunk);
       drain();
       yield records;
+      if (parser.refused) throw parser.refused;
     }
     const tail = parser.end();
     drain();

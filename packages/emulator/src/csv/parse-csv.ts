@@ -6,7 +6,7 @@
  * carries the line it starts on, for error messages.
  */
 import { pipeline, Readable } from 'node:stream';
-import { CsvError, parse, type CsvErrorCode, type Info } from 'csv-parse';
+import { CsvError, parse, type CsvErrorCode, type Info, type Options } from 'csv-parse';
 import { MAX_CSV_RECORD_BYTES } from '../push/limits.js';
 
 /** One CSV record and the (1-based) line it starts on. */
@@ -59,7 +59,7 @@ export async function* readCsvRecords(
   // (records parsed but not yet read are dropped with the stream then).
   let next = 1;
   let blank = 0;
-  const parser = parse({
+  const options: Options<CsvRecord, string[]> = {
     delimiter,
     bom: true,
     skip_empty_lines: true,
@@ -72,7 +72,9 @@ export async function* readCsvRecords(
       next = line + 1 + innerLineBreaks(fields);
       return { line, fields };
     },
-  });
+  };
+  // csv-parse's typings tie `on_record`'s result type to a `columns` option this parser does not use.
+  const parser = parse(options as unknown as Options);
   pipeline(Readable.from(text), parser, () => undefined);
   try {
     yield* parser as AsyncIterable<CsvRecord>;

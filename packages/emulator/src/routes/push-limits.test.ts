@@ -32,7 +32,7 @@ describe('issue 9: the work of one push is bounded', () => {
 
   it('refuses a gzip CSV of a million rows at the row limit, then takes a good CSV', async () => {
     const t = await csvTarget();
-    const r = await pushCsv(t.base, await csvRowsBomb(1_000_000), true);
+    const r = await pushCsv(t.base, csvRowsBomb(1_000_000), true);
     const v = onlyViolation(r);
     expect(v.field).toBe('csv_data');
     expect(v.description).toContain(
@@ -56,7 +56,7 @@ describe('issue 9: the work of one push is bounded', () => {
     const t = await csvTarget();
     // 70,000 rows of 1,000 bytes: 70 MB of text, well under the row limit.
     const row = `${'x'.repeat(996)},a\n`;
-    const csv = await gzipRepeated('User,Email\n', Buffer.from(row.repeat(1000)), 70);
+    const csv = gzipRepeated('User,Email\n', Buffer.from(row.repeat(1000)), 70);
     const v = onlyViolation(await pushCsv(t.base, csv, true));
     expect(v).toEqual({
       field: 'csv_data',
@@ -66,7 +66,7 @@ describe('issue 9: the work of one push is bounded', () => {
 
   it('refuses gzip JSON on :push that inflates past its limit, then takes a gzip push', async () => {
     const t = await h().target();
-    const bomb = await jsonBomb(40_000_000);
+    const bomb = jsonBomb(40_000_000);
     const r = await h().call('POST', `${t.base}:push`, {
       id: t.providerId,
       data_source_id: t.dataSourceId,
@@ -84,7 +84,7 @@ describe('issue 9: the work of one push is bounded', () => {
     const t = await h().target();
     const parts = (body: Record<string, unknown>) => h().call('POST', `${t.base}:parts`, body);
     const { upload_id } = (await parts({ operation: 'start' })).body as { upload_id: string };
-    const bomb = await jsonBomb(40_000_000);
+    const bomb = jsonBomb(40_000_000);
     const half = bomb.length >> 1;
     for (const [seq, data] of [bomb.subarray(0, half), bomb.subarray(half)].entries()) {
       const up = await parts({
@@ -108,7 +108,7 @@ describe('issue 9: the work of one push is bounded', () => {
     const body = {
       id: t.providerId,
       data_source_id: t.dataSourceId,
-      json_data: (await jsonBomb(40_000_000)).toString('base64'),
+      json_data: jsonBomb(40_000_000).toString('base64'),
       compression_type: 'GZIP',
     };
     const answers = await Promise.all(

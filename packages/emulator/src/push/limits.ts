@@ -37,3 +37,10 @@ export const MAX_CSV_RECORD_BYTES = 1024 * 1024;
 export function jsonInflateLimit(compressedBytes: number): number {
   return Math.min(MAX_PAYLOAD_BYTES, Math.max(MIN_INFLATE_ALLOWANCE, MAX_INFLATE_RATIO * compressedBytes));
 }
+
+/**
+ * Deepest nesting of `sub_resources` below a top-level resource. Validation and ingest follow
+ * sub-resources by recursion, which runs out of stack past about a thousand levels; real
+ * hierarchies (folders, projects, branches) are far shallower.
+ */
+export const MAX_RESOURCE_DEPTH = 256;

@@ -20,6 +20,7 @@ import { setDataSourceStatus } from '../store/data-sources.js';
 import { mergeProviderTypes } from '../store/providers.js';
 import { parseJsonObject } from './decode.js';
 import { recordPushEvent, recordPushFailure } from './push-events.js';
+import { resourceDepthViolation } from './resource-depth.js';
 import { replaceSubmission, storedPayloadText } from './submission.js';
 import type { PushAnswer, PushTarget } from './target.js';
 
@@ -75,7 +76,14 @@ function identityLookup(db: Db): { known: (identity: string) => boolean; uncount
   };
 }
 
-function validateOrThrow(template: Template, payload: unknown, db: Db, input: PayloadInput): Violation[] {
+function validateOrThrow(
+  template: Template,
+  payload: Record<string, unknown>,
+  db: Db,
+  input: PayloadInput,
+): Violation[] {
+  const tooDeep = template === 'application' ? resourceDepthViolation(payload) : undefined;
+  if (tooDeep) throw invalidArgument([tooDeep]);
   const lookup = identityLookup(db);
   const { errors, warnings } = validate(template, payload, { knownIdentity: lookup.known });
   const map = input.mapViolation ?? ((v: Violation) => v);

@@ -5,7 +5,7 @@
  * an emulator process and checks its peak memory.)
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_CSV_BYTES, MAX_CSV_ROWS, MIN_INFLATE_ALLOWANCE } from '../push/limits.js';
+import { MAX_CSV_BYTES, MAX_CSV_ROWS, MAX_RESOURCE_DEPTH, MIN_INFLATE_ALLOWANCE } from '../push/limits.js';
 import { csvRowsBomb, gzipRepeated, jsonBomb } from '../test-support/bombs.js';
 import { samplePayload, useEmulator, violations, type Answer } from '../test-support/harness.js';
 
@@ -116,5 +116,24 @@ describe('issue 9: the work of one push is bounded', () => {
     );
     for (const r of answers) expect(onlyViolation(r).field).toBe('json_data');
     expect((await h().push(t.base, samplePayload())).status).toBe(200);
+  });
+
+  it('refuses sub_resources nested past the depth limit with 400, not 500, and takes them at it', async () => {
+    const t = await h().target();
+    /** An application payload with one resource whose sub_resources nest `depth` levels. */
+    const nested = (depth: number): string => {
+      const resource = `${'{"name":"r","resource_type":"folder","sub_resources":['.repeat(depth)}{"name":"leaf","resource_type":"folder"}${']}'.repeat(depth)}`;
+      return `{"applications":[{"name":"a","application_type":"x","local_users":[{"name":"u"}],"resources":[${resource}]}]}`;
+    };
+    const push = (json_data: string) =>
+      h().call('POST', `${t.base}:push`, { id: t.providerId, data_source_id: t.dataSourceId, json_data });
+    expect(onlyViolation(await push(nested(5000)))).toEqual({
+      field: 'applications[0].resources[0]',
+      description: expect.stringContaining(`more than ${MAX_RESOURCE_DEPTH} levels deep`),
+    });
+    expect(onlyViolation(await push(nested(MAX_RESOURCE_DEPTH + 1))).field).toBe(
+      'applications[0].resources[0]',
+    );
+    expect((await push(nested(MAX_RESOURCE_DEPTH))).status).toBe(200);
   });
 });

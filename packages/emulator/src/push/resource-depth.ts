@@ -1,0 +1,41 @@
+/**
+ * Refuses an application payload whose `sub_resources` nest deeper than `MAX_RESOURCE_DEPTH`,
+ * before validation follows them by recursion and runs out of stack (which answered 500). The walk
+ * keeps its own stack, so it handles any depth.
+ */
+import type { Violation } from '@oaakit/core';
+import { MAX_RESOURCE_DEPTH } from './limits.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+const listOf = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+/** Depth of the deepest `sub_resources` chain below `resource` (0 without sub-resources). */
+function depthBelow(resource: Obj): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = listOf(resource.sub_resources).map((r) => [r, 1]);
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (!isObj(node)) continue;
+    deepest = Math.max(deepest, depth);
+    if (deepest > MAX_RESOURCE_DEPTH) return deepest;
+    for (const sub of listOf(node.sub_resources)) stack.push([sub, depth + 1]);
+  }
+  return deepest;
+}
+
+/** A violation naming the first top-level resource whose sub-resources nest too deep, if any. */
+export function resourceDepthViolation(payload: Obj): Violation | undefined {
+  for (const [a, app] of listOf(payload.applications).entries()) {
+    if (!isObj(app)) continue;
+    for (const [r, resource] of listOf(app.resources).entries()) {
+      if (isObj(resource) && depthBelow(resource) > MAX_RESOURCE_DEPTH) {
+        return {
+          field: `applications[${a}].resources[${r}]`,
+          description: `sub_resources nest more than ${MAX_RESOURCE_DEPTH} levels deep, the most the emulator validates`,
+        };
+      }
+    }
+  }
+  return undefined;
+}

@@ -9,8 +9,10 @@ export default defineConfig({
       include: ['packages/*/src/**/*.test-d.ts'],
       tsconfig: 'packages/core/tsconfig.test.json',
     },
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: tests start real servers and processes, and must pass on a loaded 2-core machine.
+    // A test waits on conditions, never on time; these limits only end a test that hangs.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

@@ -24,20 +24,25 @@ export {
   TAG_KEY,
   TAG_VALUE,
   customPropertiesSchema,
+  isPropertyName,
   operationSchema,
+  ownerSchema,
   propertyTypeSchema,
   tagSchema,
   type Operation,
+  type Owner,
   type PropertyType,
   type Tag,
 } from './schemas/common.js';
 export {
-  CONNECTION_NODE_TYPES,
   IDENTITY_TYPES,
+  LOCAL_USER_TYPES,
   PERMISSION_TYPES,
   applicationPayloadSchema,
   applicationSchema,
+  connectionSchema,
   identityToPermissionsSchema,
+  localAccessCredSchema,
   localGroupSchema,
   localRoleSchema,
   localUserSchema,
@@ -45,25 +50,37 @@ export {
   resourceSchema,
   type Application,
   type ApplicationPayload,
+  type ApplicationPermission,
+  type ApplicationPropertyDefinition,
+  type Connection,
   type IdentityToPermissions,
+  type IdentityType,
   type LocalAccessCred,
   type LocalGroup,
   type LocalRole,
   type LocalUser,
+  type LocalUserType,
   type Permission,
   type PermissionType,
   type Resource,
+  type RoleAssignment,
 } from './schemas/application.js';
 export {
   IDP_PROVIDER_TYPES,
+  IDP_USER_IDENTITY_TYPES,
+  appAssignmentSchema,
   identityProviderPayloadSchema,
   idpAppSchema,
   idpGroupSchema,
   idpUserSchema,
+  sourceIdentitySchema,
+  type AppAssignment,
   type IdentityProviderPayload,
   type IdpApp,
   type IdpGroup,
   type IdpUser,
+  type IdpUserIdentityType,
+  type SourceIdentity,
 } from './schemas/identity-provider.js';
 export {
   EMPLOYMENT_TYPES,
@@ -174,9 +191,15 @@ export { canonicalJson } from './diff/canonical.js';
 export type { JsonObject } from './diff/json.js';
 
 // Builders
-export { ApplicationBuilder, ApplicationPayloadBuilder, type GrantBase } from './builders/application.js';
+export { ApplicationBuilder, type ApplicationPropertyKind } from './builders/application.js';
+export {
+  ApplicationPayloadBuilder,
+  type GrantBase,
+  type PermissionGrant,
+  type RoleGrant,
+} from './builders/application-payload.js';
 export { ResourceBuilder, type ResourceInput } from './builders/resource.js';
-export { IdentityProviderPayloadBuilder } from './builders/identity-provider.js';
+export { IdentityProviderPayloadBuilder, type IdpPropertyKind } from './builders/identity-provider.js';
 export { HrisPayloadBuilder } from './builders/hris.js';
 
 // Streaming serialization

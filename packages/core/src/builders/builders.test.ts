@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OaaError, ValidationError } from '../errors.js';
 import { validate } from '../validate/index.js';
-import { ApplicationPayloadBuilder } from './application.js';
+import { ApplicationPayloadBuilder } from './application-payload.js';
 import { HrisPayloadBuilder } from './hris.js';
 import { IdentityProviderPayloadBuilder } from './identity-provider.js';
 

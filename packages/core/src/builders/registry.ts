@@ -14,8 +14,13 @@ export function duplicateEntity(kind: string, key: string, scope: string): OaaEr
   );
 }
 
+/**
+ * Items by key, plus the other names they answer to (a name beside an id). Aliases live apart from
+ * keys, so an alias never makes a later key a duplicate, and two items may share a name.
+ */
 export class Registry<T> {
   private readonly byKey = new NameTable<T>();
+  private aliases: NameTable<T> | undefined;
 
   /** @param scope where the items live, for messages (` in application "x"`); a function is called only for a message. */
   constructor(
@@ -27,29 +32,35 @@ export class Registry<T> {
     return typeof this.scope === 'string' ? this.scope : this.scope();
   }
 
-  /** Adds `item` under `key` (and an alias, e.g. a name beside a unique id); throws `DUPLICATE_ENTITY` if `key` is taken. */
-  add(key: string, item: T, alias?: string | null): T {
+  /**
+   * Adds `item` under `key`, and under `aliases` (e.g. a name beside an id; the first item of an
+   * alias keeps it); throws `DUPLICATE_ENTITY` if `key` is taken.
+   */
+  add(key: string, item: T, ...aliases: (string | null | undefined)[]): T {
     if (this.byKey.insert(key, item) !== -1) throw duplicateEntity(this.kind, key, this.where());
-    if (alias) this.byKey.insert(alias, item);
+    for (const alias of aliases) if (alias) (this.aliases ??= new NameTable<T>()).insert(alias, item);
     return item;
   }
 
-  /** The item named `key` (any case), or undefined. */
+  /** The item named `key` (any case; keys before aliases), or undefined. */
   find(key: string): T | undefined {
     const i = this.byKey.find(key);
-    return i === -1 ? undefined : this.byKey.valueAt(i);
+    if (i !== -1) return this.byKey.valueAt(i);
+    const j = this.aliases?.find(key) ?? -1;
+    return j === -1 ? undefined : this.aliases!.valueAt(j);
   }
 
-  /** Every item added, in order (aliases excluded). */
+  /** Every item added, in order. */
   all(): T[] {
-    const out = new Set<T>();
-    for (let i = 0; i < this.byKey.size; i++) out.add(this.byKey.valueAt(i));
-    return [...out];
+    const out: T[] = [];
+    for (let i = 0; i < this.byKey.size; i++) out.push(this.byKey.valueAt(i));
+    return out;
   }
 
   /** Releases the index (the builder is done with it). */
   clear(): void {
     this.byKey.clear();
+    this.aliases = undefined;
   }
 
   /**
@@ -57,8 +68,8 @@ export class Registry<T> {
    * entity (`fromKind` `fromName`). The message is built only on failure: this is a hot path.
    */
   get(key: string, fromKind: string, fromName: string): T {
-    const i = this.byKey.find(key);
-    if (i === -1) {
+    const found = this.find(key);
+    if (found === undefined) {
       throw new OaaError(
         `${fromKind} ${JSON.stringify(fromName)} references ${this.kind} ${JSON.stringify(key)}${this.where()}, which has not been added`,
         {
@@ -68,6 +79,6 @@ export class Registry<T> {
         },
       );
     }
-    return this.byKey.valueAt(i);
+    return found;
   }
 }

@@ -189,7 +189,7 @@ describe('applyIncremental rejects', () => {
       },
       {
         field: 'applications[0].local_users[1].name',
-        description: 'local user has no unique_id or name; it cannot be identified',
+        description: 'local user has no id or unique_id or name; it cannot be identified',
       },
     ]);
   });

@@ -91,8 +91,9 @@ const resource: KindSpec = {
 };
 resourceChildren.push({ field: 'sub_resources', spec: resource });
 
-const localKey: KeyRule = { first: ['unique_id', 'name'] };
-const localIdentifying = ['name', 'unique_id'];
+// Local identities are known by `id` (what the vendor SDK sends), else `unique_id`, else `name`.
+const localKey: KeyRule = { first: ['id', 'unique_id', 'name'] };
+const localIdentifying = ['name', 'id', 'unique_id'];
 const application: KindSpec = {
   kind: 'applications',
   label: 'application',

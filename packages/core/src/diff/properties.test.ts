@@ -138,6 +138,7 @@ const local = (extra: Record<string, fc.Arbitrary<unknown>>) =>
     {
       name: word,
       unique_id: fc.constantFrom('u1', 'U1', 'u2'),
+      id: fc.constantFrom('i1', 'I1', 'i2'),
       tags,
       custom_properties: customProperties,
       ...extra,
@@ -146,7 +147,7 @@ const local = (extra: Record<string, fc.Arbitrary<unknown>>) =>
       requiredKeys: ['name'],
     },
   );
-const localKey = keyBy('unique_id', 'name');
+const localKey = keyBy('id', 'unique_id', 'name');
 
 function resource(depth: number): fc.Arbitrary<JsonObject> {
   return fc.record(

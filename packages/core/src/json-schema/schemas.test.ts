@@ -19,7 +19,7 @@ describe('generated JSON Schemas', () => {
     expect(app.required).toEqual(['applications']);
     const text = JSON.stringify(app);
     expect(text).toContain('"DataRead"');
-    expect(text).toContain('^[a-z][a-z_]*$');
+    expect(text).toContain('^[A-Za-z][A-Za-z_]*$');
     expect(text).toContain('"maxLength":255');
     expect(text).toContain('"format":"date-time"');
     const hris = schemas.hris;

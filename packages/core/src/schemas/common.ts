@@ -2,7 +2,10 @@
 import * as z from 'zod';
 import { list, opt, patternString, payloadString } from './primitives.js';
 
-/** Custom property names, from the vendor SDK. */
+/**
+ * Custom property names, from the vendor SDK, which applies this pattern to the lower-cased name:
+ * `NAME` and `Version` are valid names (its live tests push `NAME`). See `isPropertyName`.
+ */
 export const PROPERTY_NAME = /^[a-z][a-z_]*$/;
 /** Tag keys: word characters only. */
 export const TAG_KEY = /^\w+$/;
@@ -16,11 +19,20 @@ export const PROPERTY_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'STRING_LIST', 'TI
 export const propertyTypeSchema = z.enum(PROPERTY_TYPES);
 export type PropertyType = z.infer<typeof propertyTypeSchema>;
 
-/** A custom property name. */
-export const propertyNameSchema = patternString(
-  PROPERTY_NAME,
-  'lower-case letters and underscores, starting with a letter (^[a-z][a-z_]*$)',
-);
+/**
+ * Whether `name` is a valid custom property name: its lower-cased form matches `PROPERTY_NAME`.
+ * Names compare without case, so a value set as `Name` finds the definition `name`.
+ */
+export function isPropertyName(name: string): boolean {
+  return PROPERTY_NAME.test(name) || PROPERTY_NAME.test(name.toLowerCase());
+}
+
+/** A custom property name (`pattern` is the JSON Schema's ASCII equivalent of the lower-cased rule). */
+export const propertyNameSchema = payloadString()
+  .refine(isPropertyName, {
+    error: 'must be letters and underscores, starting with a letter (^[a-z][a-z_]*$ once lower-cased)',
+  })
+  .meta({ pattern: '^[A-Za-z][A-Za-z_]*$' });
 
 /** Declared custom properties of one entity kind: property name to type. */
 export const propertyDefinitionsSchema = opt(z.record(propertyNameSchema, propertyTypeSchema));
@@ -43,6 +55,22 @@ export const tagSchema = z.strictObject({
   value: opt(patternString(TAG_VALUE, 'empty, or letters, digits, spaces and ,@.- (^[\\w\\s,@.-]+$)')),
 });
 export type Tag = z.infer<typeof tagSchema>;
+
+/**
+ * An owner of an entity (vendor SDK 1.1.15, "early access"): who owns an application, local
+ * identity, access credential or resource. `owner_type` is free text: the SDK's own values are
+ * `activedirectoryuser`, `azureaduser`, `googleworkspaceuser` and `oktauser`, and a custom identity
+ * provider's users are `OAA.<idp_type>.IDPUser`.
+ */
+export const ownerSchema = z.strictObject({
+  external_id: payloadString(),
+  owner_type: payloadString(),
+  primary: opt(z.boolean()),
+});
+export type Owner = z.infer<typeof ownerSchema>;
+
+/** The owners of an entity; the SDK sends them on applications, local identities, creds and resources. */
+export const ownersSchema = list(ownerSchema);
 
 /** Deprecated dynamic properties (structure not given by the spec): at most 5 per entity. */
 export const MAX_DYNAMIC_PROPERTIES = 5;

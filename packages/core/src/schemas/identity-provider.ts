@@ -26,17 +26,38 @@ export const IDP_PROVIDER_TYPES = [
 
 const identityRef = z.strictObject({ identity: name() });
 
+/** Kinds of identity-provider user (vendor SDK `IdPUserIdentityType`). */
+export const IDP_USER_IDENTITY_TYPES = ['HUMAN', 'NONHUMAN'] as const;
+export const idpUserIdentityTypeSchema = z.enum(IDP_USER_IDENTITY_TYPES);
+/** Whether an identity-provider user is a person or not (a service or bot account). */
+export type IdpUserIdentityType = z.infer<typeof idpUserIdentityTypeSchema>;
+
+/**
+ * The identity in another identity provider that this user or group is (for example the directory
+ * account an SSO user comes from); it also receives the authorizations granted here.
+ */
+export const sourceIdentitySchema = z.strictObject({
+  identity: name(),
+  provider_type: z.enum(IDP_PROVIDER_TYPES),
+});
+export type SourceIdentity = z.infer<typeof sourceIdentitySchema>;
+
 /** Cloud roles a principal can assume: a list of `{identity}` or an object with an `identity` list. */
 export const assumedRoleArnsSchema = opt(
   z.union([z.array(identityRef), z.strictObject({ identity: stringList() })]),
 );
 
+/**
+ * An assignment of a user or group to an app of the provider; its `custom_properties` are checked
+ * against `app_assignment_properties`.
+ */
 export const appAssignmentSchema = z.strictObject({
   id: name(),
   name: opt(name()),
   app_id: name(),
   custom_properties: customPropertiesSchema,
 });
+export type AppAssignment = z.infer<typeof appAssignmentSchema>;
 
 export const idpDomainSchema = z.strictObject({
   name: name(),
@@ -54,10 +75,11 @@ export const idpUserSchema = z.strictObject({
   is_guest: opt(z.boolean()),
   groups: list(identityRef),
   assumed_role_arns: assumedRoleArnsSchema,
-  source_identity: opt(z.strictObject({ identity: name(), provider_type: z.enum(IDP_PROVIDER_TYPES) })),
+  source_identity: opt(sourceIdentitySchema),
   manager_id: opt(name()),
   entities_owned: list(z.strictObject({ node_type: name(), id: name() })),
   app_assignments: list(appAssignmentSchema),
+  identity_type: opt(idpUserIdentityTypeSchema),
   dynamic_properties: dynamicPropertiesSchema,
   ...entityCommon,
 });
@@ -70,6 +92,7 @@ export const idpGroupSchema = z.strictObject({
   is_security_group: opt(z.boolean()),
   groups: list(identityRef),
   assumed_role_arns: assumedRoleArnsSchema,
+  source_identity: opt(sourceIdentitySchema),
   app_assignments: list(appAssignmentSchema),
   dynamic_properties: dynamicPropertiesSchema,
   ...entityCommon,
@@ -96,6 +119,7 @@ export const identityProviderPayloadSchema = z.strictObject({
       user_properties: propertyDefinitionsSchema,
       group_properties: propertyDefinitionsSchema,
       app_properties: propertyDefinitionsSchema,
+      app_assignment_properties: propertyDefinitionsSchema,
     }),
   ),
   domains: list(idpDomainSchema),

@@ -35,8 +35,9 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d
 const two = (s: string, i: number) => (s.charCodeAt(i) - 48) * 10 + (s.charCodeAt(i + 1) - 48);
 
 // Payloads repeat a few timestamps many times (one per import batch, per field): remember the last
-// valid ones.
-const recent = ['', '', '', ''];
+// valid ones. The slots start out holding a valid timestamp, never `''`, which is not one.
+const EPOCH = '1970-01-01T00:00:00Z';
+const recent = [EPOCH, EPOCH, EPOCH, EPOCH];
 let next = 0;
 
 /** Whether `value` is an RFC 3339 date-time with a real calendar date and an offset. */

@@ -11,6 +11,17 @@ export function fixture<T = Record<string, any>>(name: 'application' | 'identity
   return JSON.parse(readFileSync(`${FIXTURES}${name}.json`, 'utf8')) as T;
 }
 
+/**
+ * Payloads built by the vendor's Python SDK (oaaclient 1.1.15) with every field it has, from the
+ * shared fixtures beside the repository (`<repo>/../shared/fixtures/sdk-1.1.15`).
+ */
+const SDK_FIXTURES = fileURLToPath(new URL('../../../../../shared/fixtures/sdk-1.1.15/', import.meta.url));
+
+/** A fresh deep copy of an SDK-built payload (see `SDK_FIXTURES`). */
+export function sdkFixture<T = Record<string, any>>(name: 'application' | 'identity_provider' | 'hris'): T {
+  return JSON.parse(readFileSync(`${SDK_FIXTURES}${name}.json`, 'utf8')) as T;
+}
+
 /** Asserts that `list` holds exactly one violation, at `field`, whose description matches. */
 export function expectOnly(list: Violation[], field: string, description: RegExp): void {
   expect(list, JSON.stringify(list)).toHaveLength(1);

@@ -53,3 +53,8 @@ export function kindOf(value: unknown): string {
   if (Array.isArray(value)) return 'array';
   return typeof value;
 }
+
+/** Reports an entity's `operation` (at the context's path) unless the payload is incremental. */
+export function checkOperation(ctx: CheckContext, incremental: boolean, operation: unknown): void {
+  if (!incremental && operation) ctx.error('is only allowed when incremental_change is true', 'operation');
+}

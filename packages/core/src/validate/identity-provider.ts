@@ -1,5 +1,5 @@
 /** Semantic rules of the identity_provider template. */
-import type { IdentityProviderPayload } from '../schemas/identity-provider.js';
+import type { AppAssignment, IdentityProviderPayload } from '../schemas/identity-provider.js';
 import type { CheckContext } from './context.js';
 import { findCycles, NameIndex } from './names.js';
 import { checkCustomProperties } from './properties.js';
@@ -36,10 +36,21 @@ export function checkIdentityProviderPayload(p: IdentityProviderPayload, ctx: Ch
       }),
     ),
   );
-  const checkAssignments = (list: readonly { app_id: string }[] | null | undefined) =>
+  const checkAssignments = (list: readonly AppAssignment[] | null | undefined) =>
     (list ?? []).forEach((a, j) => {
       if (!incremental && !apps.has(a.app_id))
         ctx.error(`app ${JSON.stringify(a.app_id)} does not exist in apps`, 'app_assignments', j, 'app_id');
+      if (a.custom_properties)
+        ctx.at('app_assignments', () =>
+          ctx.at(j, () =>
+            checkCustomProperties(
+              a.custom_properties,
+              defs?.app_assignment_properties,
+              'app_assignment_properties',
+              ctx,
+            ),
+          ),
+        );
     });
 
   const groups = new NameIndex('group');

@@ -28,6 +28,31 @@ function matches(type: PropertyType, value: unknown): boolean {
   }
 }
 
+/** Per definitions object: its names lower-cased (the first of names equal but for case wins). */
+const foldedNames = new WeakMap<object, Map<string, PropertyType>>();
+
+/**
+ * The declared type of property `name`. Names compare without case, as the vendor SDK compares
+ * them: a value set as `Name` finds the definition `name`. The exact spelling is tried first, so
+ * the usual case costs one property read.
+ */
+export function declaredType(definitions: PropertyDefinitions, name: string): PropertyType | undefined {
+  if (!definitions) return undefined;
+  const exact = definitions[name];
+  // A name such as `constructor` finds Object.prototype's, which is never a string.
+  if (typeof exact === 'string') return exact;
+  let folded = foldedNames.get(definitions);
+  if (folded === undefined) {
+    folded = new Map();
+    for (const key of Object.keys(definitions)) {
+      const lower = key.toLowerCase();
+      if (!folded.has(lower)) folded.set(lower, definitions[key]!);
+    }
+    foldedNames.set(definitions, folded);
+  }
+  return folded.get(name.toLowerCase());
+}
+
 /**
  * Checks an entity's `custom_properties` (at the context's current path) against `definitions`.
  * `where` names the definition block for messages, e.g. `local_user_properties of application type "x"`.
@@ -42,7 +67,7 @@ export function checkCustomProperties(
   for (const key in values) {
     const value = values[key];
     if (value === null || value === undefined) continue;
-    const type = definitions?.[key];
+    const type = declaredType(definitions, key);
     if (type === undefined) {
       ctx.error(
         `custom property ${JSON.stringify(key)} is not declared in custom_property_definition (${where})`,

@@ -6,7 +6,8 @@
 import { describeInvalidPayload, ValidationError, type Violation } from '../errors.js';
 import type { ApplicationPayload, IdentityToPermissions, LocalUser } from '../schemas/application.js';
 import type { Template } from '../schemas/templates.js';
-import { ApplicationChecks, visitAll, type EntityVisitor } from './application.js';
+import { ApplicationChecks } from './application.js';
+import { visitAll, type EntityVisitor } from './visit.js';
 import { isAsyncStreamed, isStreamed, type Collection } from './collections.js';
 import { CheckContext } from './context.js';
 import { checkShape, validate } from './index.js';

@@ -210,15 +210,15 @@ describe('resources', () => {
       /duplicate resource "ENGINEERING"/,
     );
   });
-  it('rejects a connection to an unknown node type', () => {
+  it('accepts any named node type for a connection, and rejects an empty one', () => {
     const p = app();
-    wiki(p).resources[1].connections = [{ id: 'svc-1', node_type: 'CloudServiceAccount' }];
+    wiki(p).resources[1].connections = [{ id: 'svc-1', node_type: 'GoogleCloudServiceAccount' }];
     expect(validate('application', p).errors).toEqual([]);
-    wiki(p).resources[1].connections = [{ id: 'svc-1', node_type: 'Laptop' }];
+    wiki(p).resources[1].connections = [{ id: 'svc-1', node_type: '' }];
     expectOnly(
       validate('application', p).errors,
       'applications[0].resources[1].connections[0].node_type',
-      /WarehouseUser, CloudServiceAccount/,
+      /must name the connected node type/,
     );
   });
 });
@@ -242,13 +242,13 @@ describe('custom properties, tags and dynamic properties', () => {
       /not declared in custom_property_definition \(local_user_properties of application type "wiki"\)/,
     );
   });
-  it('rejects a property name outside ^[a-z][a-z_]*$', () => {
+  it('rejects a property name outside ^[a-z][a-z_]*$ (once lower-cased)', () => {
     const p = app();
-    wiki(p).local_users[1].custom_properties = { Nickname: 'bobby' };
+    wiki(p).local_users[1].custom_properties = { 'Nick-name': 'bobby' };
     expectOnly(
       validate('application', p).errors,
-      'applications[0].local_users[1].custom_properties.Nickname',
-      /\^\[a-z\]\[a-z_\]\*\$/,
+      'applications[0].local_users[1].custom_properties["Nick-name"]',
+      /\^\[a-z\]\[a-z_\]\*\$ once lower-cased/,
     );
   });
   it('checks tag keys and values against their patterns', () => {

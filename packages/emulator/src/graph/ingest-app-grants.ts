@@ -33,6 +33,9 @@ function principalOf(app: AppScope, entry: IdentityToPermissions): Principal | u
     }
     case 'idp':
       return { rid: undefined, ref: key };
+    case 'local_access_creds':
+      // Access credentials have no graph nodes yet (issue 10, emulator part): reported as unresolved.
+      return undefined;
   }
 }
 

@@ -22,6 +22,9 @@ let emulator: RunningEmulator;
 let admin: EmulatorAdmin;
 let work: { dir: string; remove: () => Promise<void> };
 
+/** Each test starts the binary several times, a few seconds each on a loaded 2-core machine. */
+const CLI_TIMEOUT = 120_000;
+
 /** The provider-name rule of the service, as the emulator words it. */
 const NAME_RULE = /^must be letters, digits, spaces or /;
 
@@ -75,7 +78,7 @@ afterAll(async () => {
   await work.remove();
 });
 
-describe('oaa run, when the service refuses a name of the config file', () => {
+describe('oaa run, when the service refuses a name of the config file', { timeout: CLI_TIMEOUT }, () => {
   it('prints each violation as field: description and exits 5', async () => {
     const res = await runConfig({ provider: 'Roster/EU' });
     expect(res.code).toBe(5);
@@ -118,48 +121,52 @@ describe('oaa run, when the service refuses a name of the config file', () => {
   });
 });
 
-describe('oaa push and the provider commands, when the service refuses a value', () => {
-  it('push: a payload the service refuses exits 2 with its violation and request id', async () => {
-    const payload = join(work.dir, 'incremental.json');
-    const valid = JSON.parse(await readFile(fixture('payloads/app-valid.json'), 'utf8')) as object;
-    await writeFile(payload, JSON.stringify({ ...valid, incremental_change: true }));
-    const args = ['push', payload, '--provider', 'Wiki', '--data-source', 'fresh', '--create-provider'];
-    const res = await oaaWith(adminKey, args);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^ {2}incremental_change: an incremental payload is not allowed/m);
-    const error = errorOf(await oaaWith(adminKey, [...args, '--json']));
-    expect(error.violations.map((v) => v.field)).toEqual(['incremental_change']);
-    expect(error.requestId).toMatch(/\S/);
-  });
+describe(
+  'oaa push and the provider commands, when the service refuses a value',
+  { timeout: CLI_TIMEOUT },
+  () => {
+    it('push: a payload the service refuses exits 2 with its violation and request id', async () => {
+      const payload = join(work.dir, 'incremental.json');
+      const valid = JSON.parse(await readFile(fixture('payloads/app-valid.json'), 'utf8')) as object;
+      await writeFile(payload, JSON.stringify({ ...valid, incremental_change: true }));
+      const args = ['push', payload, '--provider', 'Wiki', '--data-source', 'fresh', '--create-provider'];
+      const res = await oaaWith(adminKey, args);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/^ {2}incremental_change: an incremental payload is not allowed/m);
+      const error = errorOf(await oaaWith(adminKey, [...args, '--json']));
+      expect(error.violations.map((v) => v.field)).toEqual(['incremental_change']);
+      expect(error.requestId).toMatch(/\S/);
+    });
 
-  it('push: a 400 without violations is still a refused payload (2), not a service failure (4)', async () => {
-    await admin.faults.add({ method: 'POST', path: '*:push', status: 400 });
-    const res = await oaaWith(adminKey, [
-      'push',
-      fixture('payloads/app-valid.json'),
-      '--provider',
-      'Wiki',
-      '--data-source',
-      'main',
-      '--create-provider',
-    ]);
-    expect(res.code).toBe(2);
-    expect(res.stderr).toMatch(/^Error: POST .*:push failed with 400 InvalidArgument/m);
-  });
+    it('push: a 400 without violations is still a refused payload (2), not a service failure (4)', async () => {
+      await admin.faults.add({ method: 'POST', path: '*:push', status: 400 });
+      const res = await oaaWith(adminKey, [
+        'push',
+        fixture('payloads/app-valid.json'),
+        '--provider',
+        'Wiki',
+        '--data-source',
+        'main',
+        '--create-provider',
+      ]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(/^Error: POST .*:push failed with 400 InvalidArgument/m);
+    });
 
-  it('providers create: a refused name typed on the command line exits 2 with the violation', async () => {
-    const res = await oaaWith(adminKey, ['providers', 'create', 'HR/EU', '--template', 'hris', '--json']);
-    expect(res.code).toBe(2);
-    const error = errorOf(res);
-    expect(error.violations).toEqual([{ field: 'name', description: expect.stringMatching(NAME_RULE) }]);
-    expect(error.requestId).toMatch(/\S/);
-    const text = await oaaWith(adminKey, ['datasources', 'create', 'eu/main', '--provider', 'Wiki']);
-    expect(text.code).toBe(2);
-    expect(text.stderr).toMatch(/^ {2}name: must be letters/m);
-  });
-});
+    it('providers create: a refused name typed on the command line exits 2 with the violation', async () => {
+      const res = await oaaWith(adminKey, ['providers', 'create', 'HR/EU', '--template', 'hris', '--json']);
+      expect(res.code).toBe(2);
+      const error = errorOf(res);
+      expect(error.violations).toEqual([{ field: 'name', description: expect.stringMatching(NAME_RULE) }]);
+      expect(error.requestId).toMatch(/\S/);
+      const text = await oaaWith(adminKey, ['datasources', 'create', 'eu/main', '--provider', 'Wiki']);
+      expect(text.code).toBe(2);
+      expect(text.stderr).toMatch(/^ {2}name: must be letters/m);
+    });
+  },
+);
 
-describe('a refused API key exits 5 and says what to do', () => {
+describe('a refused API key exits 5 and says what to do', { timeout: CLI_TIMEOUT }, () => {
   it('a revoked key (401): the hint names where the key came from', async () => {
     const { key, record } = await admin.apiKeys.create({ role: 'member' });
     expect((await oaaWith(key, ['providers', 'list'])).code).toBe(0);

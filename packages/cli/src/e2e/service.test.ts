@@ -39,7 +39,8 @@ afterAll(async () => {
   await work.remove();
 });
 
-describe('oaa push and the read commands, against a service URL', () => {
+// Some tests run the binary ten times or more: past 30 s on a loaded 2-core machine.
+describe('oaa push and the read commands, against a service URL', { timeout: 120_000 }, () => {
   it('pushes a payload, creating the provider only when asked, and providers list shows it', async () => {
     const refused = await run([
       'push',

@@ -6,6 +6,7 @@
  * submission deletes a row-id range (recorded in `submissions`) and needs no per-data-source index.
  */
 import type BetterSqlite3 from 'better-sqlite3';
+import { BUSY_TIMEOUT_MS, immediateTransactions, retryBusy } from './busy.js';
 import { Database } from './sqlite.js';
 
 /** Bumped whenever a table changes shape; a file written by another version is refused. */
@@ -146,30 +147,37 @@ CREATE TABLE IF NOT EXISTS configurations (key TEXT PRIMARY KEY, value TEXT NOT 
 /** The database handle type used throughout the emulator. */
 export type Db = BetterSqlite3.Database;
 
-/** Opens (creating if needed) the emulator database at `path` (`:memory:` for a throwaway one). */
+/**
+ * Opens (creating if needed) the emulator database at `path` (`:memory:` for a throwaway one). Other
+ * processes may use the same file at the same time (see `busy.ts`); two that open a new file at
+ * once create its tables once.
+ */
 export function openDatabase(path: string): Db {
-  const db = new Database(path);
+  const db = new Database(path, { timeout: BUSY_TIMEOUT_MS });
   try {
+    immediateTransactions(db);
     db.pragma('foreign_keys = ON');
     const inMemory = path === ':memory:' || path === '';
     // A small page cache makes SQLite recycle pages constantly during a big ingest; in memory the
     // pages are held anyway, on disk the cache is capped at 128 MB.
     db.pragma(`cache_size = ${inMemory ? -2_000_000 : -131_072}`);
     if (!inMemory) {
-      db.pragma('journal_mode = WAL');
+      retryBusy(() => db.pragma('journal_mode = WAL'));
       db.pragma('synchronous = NORMAL');
     }
-    db.exec(DDL);
-    const row = db
-      .prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
-      .get();
-    if (row === undefined) {
-      db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
-    } else if (row.value !== String(SCHEMA_VERSION)) {
-      throw new Error(
-        `database ${path} has schema version ${row.value}; this emulator needs ${SCHEMA_VERSION}`,
-      );
-    }
+    db.transaction(() => {
+      db.exec(DDL);
+      const row = db
+        .prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
+        .get();
+      if (row === undefined) {
+        db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+      } else if (row.value !== String(SCHEMA_VERSION)) {
+        throw new Error(
+          `database ${path} has schema version ${row.value}; this emulator needs ${SCHEMA_VERSION}`,
+        );
+      }
+    })();
     return db;
   } catch (err) {
     db.close();

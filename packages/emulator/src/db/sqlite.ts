@@ -11,7 +11,8 @@ import type BetterSqlite3 from 'better-sqlite3';
 const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split('.')[0]);
 
+/** The package name of the binding suited to the running Node. */
+export const SQLITE_BINDING = major >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
+
 /** The `better-sqlite3` constructor suited to the running Node. */
-export const Database = (
-  major >= 22 ? require('better-sqlite3-napi') : require('better-sqlite3')
-) as typeof BetterSqlite3;
+export const Database = require(SQLITE_BINDING) as typeof BetterSqlite3;

@@ -55,9 +55,12 @@ function createProvider(ctx: EmulatorContext, req: FastifyRequest): { value: Pro
     const problem = parseCsvConfigJson(body.configuration_json, body.custom_template).problem;
     if (problem) throw badField('configuration_json', problem);
   }
-  if (providerNameTaken(ctx.db, body.name))
-    throw badField('name', 'Provider with the same name already exists');
-  return { value: insertProvider(ctx.db, body, ctx.clock.iso()) };
+  // Checked in the inserting transaction: another process may be creating the same name right now.
+  return ctx.db.transaction(() => {
+    if (providerNameTaken(ctx.db, body.name))
+      throw badField('name', 'Provider with the same name already exists');
+    return { value: insertProvider(ctx.db, body, ctx.clock.iso()) };
+  })();
 }
 
 function listProviders(ctx: EmulatorContext, req: FastifyRequest) {

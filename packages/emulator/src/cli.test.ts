@@ -1,5 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseCliArgs, runCli } from './cli.js';
+import { Database } from './db/sqlite.js';
 
 function capture() {
   const out: string[] = [];
@@ -34,8 +38,10 @@ describe('oaa-emulator command line', () => {
           { key: 'k2', role: 'admin' },
         ],
       },
+      quiet: false,
     });
-    expect(parseCliArgs([])).toEqual({ options: { port: 0 } });
+    expect(parseCliArgs([])).toEqual({ options: { port: 0 }, quiet: false });
+    expect(parseCliArgs(['--quiet'])).toEqual({ options: { port: 0 }, quiet: true });
     expect(parseCliArgs(['--port', 'http'])).toEqual({ error: '--port must be a port number, not http' });
     expect(parseCliArgs(['--frobnicate'])).toHaveProperty('error');
   });
@@ -72,5 +78,47 @@ describe('oaa-emulator command line', () => {
     const c = capture();
     expect(await runCli(['--port', '-1'], c.io)).toEqual({ exitCode: 2 });
     expect(c.err.join('')).toContain('usage: oaa-emulator');
+  });
+
+  it('logs an unexpected error to stderr with its cause, and nothing with --quiet (issue 9, defect 4)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'oaa-emulator-cli-'));
+    const key = 'oaa-emulator-cli-test-key';
+    try {
+      for (const quiet of [false, true]) {
+        const c = capture();
+        const db = join(dir, `${quiet}.db`);
+        const result = await runCli(['--db', db, '--api-key', key, ...(quiet ? ['--quiet'] : [])], c.io);
+        if (!('emulator' in result)) throw new Error('not started');
+        try {
+          // Another program changes the database under the running emulator: its storage really fails.
+          const other = new Database(db);
+          other.exec('ALTER TABLE providers RENAME TO providers_moved');
+          other.close();
+          const res = await fetch(`${result.emulator.url}/api/v1/providers/custom`, {
+            headers: { authorization: `Bearer ${key}` },
+          });
+          expect(res.status).toBe(500);
+        } finally {
+          await result.emulator.close();
+        }
+        if (quiet) {
+          expect(c.err).toEqual([]);
+          continue;
+        }
+        const records = c.err.map((line) => JSON.parse(line) as Record<string, unknown>);
+        expect(records).toEqual([
+          expect.objectContaining({
+            level: 50,
+            msg: 'unexpected error',
+            method: 'GET',
+            path: '/api/v1/providers/custom',
+            err: expect.objectContaining({ code: 'SQLITE_ERROR', message: 'no such table: providers' }),
+          }),
+        ]);
+        expect(c.err.join('')).not.toContain(key);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

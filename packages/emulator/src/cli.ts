@@ -1,16 +1,19 @@
 /**
  * The `oaa-emulator` command line: parses flags, starts the emulator and prints one line with its
- * URL (and the admin key when it generated one). `bin.ts` wires it to the process and its signals.
+ * URL (and the admin key when it generated one); unexpected errors are logged to `err` unless
+ * `--quiet`. `bin.ts` wires it to the process and its signals.
  */
 import { parseArgs } from 'node:util';
+import { lineLogger, silentLogger } from './logger.js';
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from './server.js';
 
-export const USAGE = `usage: oaa-emulator [--port N] [--host ADDR] [--tls] [--db FILE] [--api-key KEY]...
+export const USAGE = `usage: oaa-emulator [--port N] [--host ADDR] [--tls] [--db FILE] [--api-key KEY]... [--quiet]
   --port N        port to listen on (0, the default, picks a free one)
   --host ADDR     address to bind (default 127.0.0.1)
   --tls           serve HTTPS with a self-signed certificate generated at start
   --db FILE       SQLite file to keep state in (default: in memory)
   --api-key KEY   accept KEY as an admin API key (repeatable); without it a key is generated and printed
+  --quiet         log nothing (by default unexpected errors go to stderr as JSON lines, with their cause)
 `;
 
 /** Where the command writes. */
@@ -25,7 +28,7 @@ export type CliResult = { emulator: RunningEmulator } | { exitCode: number };
 /** Parses `argv` (without node and script) into emulator options, or a usage error. */
 export function parseCliArgs(
   argv: readonly string[],
-): { options: StartEmulatorOptions } | { help: true } | { error: string } {
+): { options: StartEmulatorOptions; quiet: boolean } | { help: true } | { error: string } {
   let values;
   try {
     ({ values } = parseArgs({
@@ -36,6 +39,7 @@ export function parseCliArgs(
         tls: { type: 'boolean' },
         db: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
+        quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -54,7 +58,7 @@ export function parseCliArgs(
   if (values.db !== undefined) options.dbPath = values.db;
   if (values['api-key']?.length)
     options.apiKeys = values['api-key'].map((key) => ({ key, role: 'admin' as const }));
-  return { options };
+  return { options, quiet: values.quiet ?? false };
 }
 
 /** Runs the command: starts the emulator and prints its line, or prints usage. */
@@ -68,7 +72,8 @@ export async function runCli(argv: readonly string[], output: CliOutput): Promis
     output.err(`oaa-emulator: ${parsed.error}\n${USAGE}`);
     return { exitCode: 2 };
   }
-  const emulator = await startEmulator(parsed.options);
+  const logger = parsed.quiet ? silentLogger : lineLogger((line) => output.err(line));
+  const emulator = await startEmulator({ ...parsed.options, logger });
   output.out(
     `oaa-emulator listening on ${emulator.url}${emulator.adminKeyGenerated ? ` (admin API key: ${emulator.adminKey})` : ''}\n`,
   );

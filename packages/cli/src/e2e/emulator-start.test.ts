@@ -1,6 +1,8 @@
 /** `oaa emulator start`: one line with a URL that answers, and a clean stop on SIGTERM or Ctrl-C. */
+import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '@oaakit/client';
@@ -28,6 +30,22 @@ async function start(args: string[]) {
     exited.then(() => Promise.reject(new Error(`exited early: ${stderr}`))),
   ])) as [string];
   return { child, line, exited, stderr: () => stderr };
+}
+
+/**
+ * Another program changes the emulator's database under it (a second SQLite client, with the
+ * emulator's own binding), so its storage really fails from then on.
+ */
+function moveProvidersTable(db: string): void {
+  const emulatorDir = dirname(createRequire(import.meta.url).resolve('@oaakit/emulator/package.json'));
+  const binding =
+    Number(process.versions.node.split('.')[0]) >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
+  const script = `const Database = require(${JSON.stringify(binding)});
+    const db = new Database(process.argv[1]);
+    db.exec('ALTER TABLE providers RENAME TO providers_moved');
+    db.close();`;
+  const moved = spawnSync(process.execPath, ['-e', script, db], { cwd: emulatorDir, encoding: 'utf8' });
+  expect(moved.status, moved.stderr).toBe(0);
 }
 
 describe('oaa emulator start', () => {
@@ -77,5 +95,40 @@ describe('oaa emulator start', () => {
     const res = await oaa(['emulator', 'start', '--port', '70000'], { cwd: work.dir });
     expect(res.code).toBe(64);
     expect(res.stderr).toMatch(/^Error: .*70000/m);
+  });
+
+  it('logs an error answered with 500 to stderr with its cause, and nothing with --quiet (issue 9, defect 4)', async () => {
+    const key = 'local-dev-key-logged';
+    for (const quiet of [false, true]) {
+      const db = join(work.dir, `logged-${quiet}.db`);
+      const emu = await start(['--db', db, '--api-key', key, '--json', ...(quiet ? ['--quiet'] : [])]);
+      const { url } = JSON.parse(emu.line) as { url: string };
+      moveProvidersTable(db);
+      const res = await fetch(`${url}/api/v1/providers/custom`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      expect(res.status).toBe(500);
+      emu.child.kill('SIGTERM');
+      expect((await emu.exited)[0]).toBe(0);
+
+      const records = emu
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      if (quiet) {
+        expect(records).toEqual([]);
+        continue;
+      }
+      expect(records).toEqual([
+        expect.objectContaining({
+          level: 50,
+          msg: 'unexpected error',
+          path: '/api/v1/providers/custom',
+          err: expect.objectContaining({ code: 'SQLITE_ERROR', message: 'no such table: providers' }),
+        }),
+      ]);
+      expect(emu.stderr()).not.toContain(key);
+    }
   });
 });

@@ -85,8 +85,7 @@ export function errorHandler(ctx: EmulatorContext, bodyLimit: number) {
           request_id: req.id,
           method: req.method,
           path: targetOf(req).path,
-          err: err.message,
-          stack: err.stack,
+          err,
         },
         'unexpected error',
       );

@@ -6,7 +6,7 @@ import { BaseCommand } from '../../base-command.js';
 /** `oaa emulator start`: the local service, in the foreground, until Ctrl-C or SIGTERM. */
 export default class EmulatorStart extends BaseCommand {
   static override summary = 'Start the local emulator of the service and keep it running.';
-  static override description = `Serves the whole service interface locally (what oaa-emulator does), prints one line with its URL, and runs until interrupted (Ctrl-C or SIGTERM), then stops cleanly. Without --api-key an admin key is generated and printed on that line. Point other commands at it with --url and --api-key, or OAA_URL and OAA_API_KEY.`;
+  static override description = `Serves the whole service interface locally (what oaa-emulator does), prints one line with its URL, and runs until interrupted (Ctrl-C or SIGTERM), then stops cleanly. Unexpected errors (answered with 500) are logged to stderr as JSON lines with their cause, unless --quiet. Without --api-key an admin key is generated and printed on that line. Point other commands at it with --url and --api-key, or OAA_URL and OAA_API_KEY.`;
 
   static override examples = [
     { description: 'Start on a free port, state in memory', command: '<%= config.bin %> <%= command.id %>' },
@@ -31,6 +31,10 @@ export default class EmulatorStart extends BaseCommand {
       description: 'accept this admin API key (repeatable); without it one is generated',
       multiple: true,
     }),
+    quiet: Flags.boolean({
+      char: 'q',
+      description: 'log nothing (by default unexpected errors go to stderr as JSON lines, with their cause)',
+    }),
   };
 
   async run(): Promise<undefined> {
@@ -41,6 +45,9 @@ export default class EmulatorStart extends BaseCommand {
     if (flags.db !== undefined) options.dbPath = flags.db;
     if (flags['api-key'] !== undefined)
       options.apiKeys = flags['api-key'].map((key) => ({ key, role: 'admin' as const }));
+    // Loaded here, not at the top: oclif imports every command module at start-up.
+    const { createLogger } = await import('@oaakit/runner');
+    options.logger = createLogger({ level: flags.quiet ? 'silent' : 'error' });
     const { startEmulator } = await import('@oaakit/emulator');
     const emulator = await startEmulator(options);
     this.onCleanup(() => emulator.close());

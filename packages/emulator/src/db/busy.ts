@@ -9,7 +9,10 @@
  * instead, and rules that out; a transaction that still finds the database busy when the timeout
  * runs out is tried again as a whole.
  */
-import type { Db } from './schema.js';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** The handle (schema.ts's `Db`, named here without importing it: schema.ts imports this file). */
+type Db = BetterSqlite3.Database;
 
 /** How long a statement waits for another connection's write lock: a big ingest holds it for seconds. */
 export const BUSY_TIMEOUT_MS = 15_000;

@@ -7,6 +7,7 @@ import type { AppScope } from './application-scope.js';
 import { compile, type Check } from './compile.js';
 import { checkOperation, type CheckContext, type PathSegment } from './context.js';
 import type { UnmatchedIdentities } from './identities.js';
+import { localKeyField } from './local-keys.js';
 import { checkCustomProperties } from './properties.js';
 import type { EntityVisitor } from './visit.js';
 
@@ -85,7 +86,7 @@ export class UserChecks implements EntityVisitor<LocalUser> {
     const users = this.scope.users;
     const id = u.id ?? u.unique_id;
     if (this.incremental) {
-      users.add(id ?? u.name, i, this.ctx, fieldOf(u), u.operation);
+      users.add(id ?? u.name, i, this.ctx, localKeyField(u), u.operation);
       if (id != null) alias(users, u, i, false);
       return;
     }
@@ -100,11 +101,6 @@ export class UserChecks implements EntityVisitor<LocalUser> {
     this.keyField[i] = u.id != null ? 2 : 1;
     alias(users, u, i, true);
   }
-}
-
-/** The key field of `u`. */
-function fieldOf(u: LocalUser): PathSegment {
-  return u.id != null ? 'id' : u.unique_id != null ? 'unique_id' : 'name';
 }
 
 /** Registers the other names of a user keyed by an id: its name, and a unique id beside an id. */

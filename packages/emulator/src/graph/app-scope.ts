@@ -1,4 +1,5 @@
 /** What the application ingest remembers about one application while its payload is written. */
+import type { LocalIndex } from './local-index.js';
 
 /** One permission of the payload as it applies to one application. */
 export interface PermissionNodes {
@@ -15,14 +16,25 @@ export interface ResourceEntry {
   subs: ResourceEntry[];
 }
 
-/** Lookups of one application, all keyed by case-folded names (and unique ids). */
+/** A local role: its node and every permission it grants, its nested roles' included. */
+export interface RoleEntry {
+  rid: number;
+  name: string;
+  permissions: PermissionNodes[];
+}
+
+/**
+ * Lookups of one application. Local identities are found by key and other names (`LocalIndex`),
+ * permissions and resources by case-folded name.
+ */
 export interface AppScope {
   rid: number;
   name: string;
   type: string;
-  users: Map<string, number>;
-  groups: Map<string, number>;
-  roles: Map<string, { rid: number; name: string; permissions: PermissionNodes[] }>;
+  users: LocalIndex<number>;
+  groups: LocalIndex<number>;
+  roles: LocalIndex<RoleEntry>;
+  creds: LocalIndex<number>;
   permissions: Map<string, PermissionNodes>;
   /** By every dot-path a reference may use (each level by id or name). */
   resources: Map<string, ResourceEntry>;

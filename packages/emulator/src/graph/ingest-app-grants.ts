@@ -1,6 +1,6 @@
 /**
  * `identity_to_permissions` into edges: direct permissions (`HAS_PERMISSION`) and role assignments
- * (`HAS_ROLE`), each scoped to the application or resource it applies on. A permission with
+ * (`HAS_ROLE`) of local users, groups, access credentials and idp identities, each scoped to the application or resource it applies on. A permission with
  * `apply_to_sub_resources` also reaches every sub-resource below a resource it is granted on
  * (edges marked `inherited`). An `idp` identity is outside this graph: its edges carry the identity
  * as `ref` and no source node.
@@ -21,21 +21,21 @@ interface Target {
 }
 
 function principalOf(app: AppScope, entry: IdentityToPermissions): Principal | undefined {
-  const key = fold(entry.identity);
   switch (entry.identity_type) {
     case 'local_user': {
-      const rid = app.users.get(key);
+      const rid = app.users.get(entry.identity);
       return rid === undefined ? undefined : { rid, ref: undefined };
     }
     case 'local_group': {
-      const rid = app.groups.get(key);
+      const rid = app.groups.get(entry.identity);
       return rid === undefined ? undefined : { rid, ref: undefined };
     }
     case 'idp':
-      return { rid: undefined, ref: key };
-    case 'local_access_creds':
-      // Access credentials have no graph nodes yet (issue 10, emulator part): reported as unresolved.
-      return undefined;
+      return { rid: undefined, ref: fold(entry.identity) };
+    case 'local_access_creds': {
+      const rid = app.creds.get(entry.identity);
+      return rid === undefined ? undefined : { rid, ref: undefined };
+    }
   }
 }
 
@@ -108,7 +108,7 @@ export function writeGrants(
     for (const ra of entry.role_assignments ?? []) {
       const app = apps.get(fold(ra.application));
       const who = app && principalOf(app, entry);
-      const role = app?.roles.get(fold(ra.role));
+      const role = app?.roles.get(ra.role);
       if (!app || !who || !role) {
         warnings.push(
           `role ${JSON.stringify(ra.role)} for ${JSON.stringify(entry.identity)} on ${JSON.stringify(ra.application)} could not be resolved`,

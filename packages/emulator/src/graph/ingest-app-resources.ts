@@ -1,6 +1,7 @@
 /** Resources and sub-resources of an application, to any depth. */
 import type { Resource } from '@oaakit/core';
 import type { AppScope, ResourceEntry } from './app-scope.js';
+import type { Owned } from './ingest-app-owners.js';
 import { entityProperties, fold } from './properties.js';
 import type { GraphWriter } from './writer.js';
 
@@ -8,7 +9,8 @@ const SKIP = new Set(['sub_resources', 'connections']);
 
 /**
  * Writes `resources` under `parent`. `parentPaths` are the dot-paths of the parent (each level may
- * be named by id or name), so every path a grant may use finds the resource.
+ * be named by id or name), so every path a grant may use finds the resource. Each resource and its
+ * owners go to `owned`.
  */
 export function writeResources(
   w: GraphWriter,
@@ -16,6 +18,7 @@ export function writeResources(
   resources: readonly Resource[],
   parent: { rid: number; key: string; paths: string[]; depth: number },
   warnings: string[],
+  owned: Owned[],
 ): ResourceEntry[] {
   const entries: ResourceEntry[] = [];
   for (const r of resources) {
@@ -39,6 +42,7 @@ export function writeResources(
       properties: entityProperties(r, SKIP),
       tags: r.tags,
     });
+    owned.push([rid, r.owners]);
     for (const c of r.connections ?? [])
       w.edge(rid, undefined, 'CONNECTED_TO', { ref: `${c.node_type}:${c.id}` });
     const entry: ResourceEntry = { rid, type: fold(r.resource_type), subs: [] };
@@ -50,6 +54,7 @@ export function writeResources(
         r.sub_resources,
         { rid, key, paths, depth: parent.depth + 1 },
         warnings,
+        owned,
       );
     }
     entries.push(entry);

@@ -1,18 +1,23 @@
 /**
  * The `application` template into the graph: applications, local users, groups, roles, access
- * credentials, permissions and resources, then the grants of `identity_to_permissions`.
+ * credentials, permissions and resources, their owners, then the grants of
+ * `identity_to_permissions`. Local identities are keyed `id`, else `unique_id`, else `name`
+ * (`LocalIndex`); a user's `access_creds` become `HAS_ACCESS_CRED` edges from the user to the
+ * credential.
  */
-import type { Application, ApplicationPayload, Permission } from '@oaakit/core';
+import type { Application, ApplicationPayload, LocalGroup, Permission } from '@oaakit/core';
 import type { AppScope, PermissionNodes } from './app-scope.js';
 import { writeGrants } from './ingest-app-grants.js';
+import { writeOwners, type Owned } from './ingest-app-owners.js';
 import { writeResources } from './ingest-app-resources.js';
+import { writeRoles } from './ingest-app-roles.js';
+import { LocalIndex, localKey } from './local-index.js';
 import { entityProperties, fold } from './properties.js';
 import type { GraphWriter } from './writer.js';
 
 const APP_SKIP = new Set(['local_users', 'local_groups', 'local_roles', 'local_access_creds', 'resources']);
 const USER_SKIP = new Set(['groups', 'access_creds']);
 const GROUP_SKIP = new Set(['groups']);
-const ROLE_SKIP = new Set<string>();
 const NONE = new Set<string>();
 
 /** Types the payload reports, for the provider's lists. */
@@ -53,10 +58,6 @@ function writePermissions(w: GraphWriter, app: AppScope, permissions: readonly P
   }
 }
 
-function register(map: Map<string, number>, keys: readonly (string | null | undefined)[], rid: number): void {
-  for (const k of keys) if (k) map.set(fold(k), rid);
-}
-
 function writeApplication(
   w: GraphWriter,
   a: Application,
@@ -64,10 +65,11 @@ function writeApplication(
   warnings: string[],
 ): AppScope {
   const appKey = fold(a.name);
+  const type = a.application_type;
   const rid = w.node({
     kind: 'application',
     key: appKey,
-    type: `OAA.${a.application_type}.Application`,
+    type: `OAA.${type}.Application`,
     name: a.name,
     properties: entityProperties(a, APP_SKIP),
     tags: a.tags,
@@ -75,79 +77,57 @@ function writeApplication(
   const app: AppScope = {
     rid,
     name: a.name,
-    type: a.application_type,
-    users: new Map(),
-    groups: new Map(),
-    roles: new Map(),
+    type,
+    users: new LocalIndex(),
+    groups: new LocalIndex(),
+    roles: new LocalIndex(),
+    creds: new LocalIndex(),
     permissions: new Map(),
     resources: new Map(),
   };
+  // Owners are written last, when every local entity an owner may name is known.
+  const owned: Owned[] = [[rid, a.owners]];
   writePermissions(w, app, permissions);
+  for (const [roleRid, r] of writeRoles(w, app, a.local_roles ?? [], warnings))
+    owned.push([roleRid, r.owners]);
 
-  for (const r of a.local_roles ?? []) {
-    const key = fold(r.unique_id ?? r.name);
-    if (app.roles.has(key)) continue;
-    const roleRid = w.node({
-      kind: 'role',
-      key: `${appKey}/${key}`,
-      type: `OAA.${a.application_type}.Role`,
-      name: r.name,
-      parent: rid,
-      properties: entityProperties(r, ROLE_SKIP),
-      tags: r.tags,
-    });
-    const role = { rid: roleRid, name: r.name, permissions: [] as PermissionNodes[] };
-    for (const name of r.permissions ?? []) {
-      const perm = app.permissions.get(fold(name));
-      if (!perm) {
-        warnings.push(`role ${JSON.stringify(r.name)} names unknown permission ${JSON.stringify(name)}`);
-        continue;
-      }
-      role.permissions.push(perm);
-      for (const n of perm.nodes) w.edge(roleRid, n.rid, 'ROLE_HAS_PERMISSION');
-    }
-    app.roles.set(key, role);
-    if (r.unique_id) app.roles.set(fold(r.name), role);
-  }
-
-  const credentials = new Map<string, number>();
   for (const c of a.local_access_creds ?? []) {
-    const key = fold(c.unique_id ?? c.name);
-    if (credentials.has(key)) continue;
+    if (app.creds.holds(c)) continue;
     const credRid = w.node({
       kind: 'access_cred',
-      key: `${appKey}/${key}`,
-      type: `OAA.${a.application_type}.AccessCred`,
+      key: `${appKey}/${localKey(c)}`,
+      type: `OAA.${type}.AccessCred`,
       name: c.name,
       parent: rid,
       properties: entityProperties(c, NONE),
       tags: c.tags,
     });
-    register(credentials, [c.unique_id, c.name], credRid);
+    app.creds.add(c, credRid);
+    owned.push([credRid, c.owners]);
   }
 
   // Groups first, so nesting and memberships resolve in any order.
-  const groups = a.local_groups ?? [];
-  for (const g of groups) {
-    const key = fold(g.unique_id ?? g.name);
-    if (app.groups.has(key)) continue;
+  const groups: [LocalGroup, number][] = [];
+  for (const g of a.local_groups ?? []) {
+    if (app.groups.holds(g)) continue;
     const groupRid = w.node({
       kind: 'group',
-      key: `${appKey}/${key}`,
-      type: `OAA.${a.application_type}.Group`,
+      key: `${appKey}/${localKey(g)}`,
+      type: `OAA.${type}.Group`,
       name: g.name,
       parent: rid,
       properties: entityProperties(g, GROUP_SKIP),
       tags: g.tags,
     });
-    register(app.groups, [g.unique_id, g.name], groupRid);
+    app.groups.add(g, groupRid);
+    groups.push([g, groupRid]);
+    owned.push([groupRid, g.owners]);
     for (const identity of g.identities ?? [])
       w.edge(groupRid, undefined, 'HAS_IDENTITY', { ref: fold(identity) });
   }
-  for (const g of groups) {
-    const child = app.groups.get(fold(g.unique_id ?? g.name))!;
+  for (const [g, child] of groups) {
     for (const parentName of g.groups ?? []) {
-      const parent = app.groups.get(fold(parentName));
+      const parent = app.groups.get(parentName);
       if (parent === undefined)
         warnings.push(
           `group ${JSON.stringify(g.name)} names unknown parent group ${JSON.stringify(parentName)}`,
@@ -157,20 +137,20 @@ function writeApplication(
   }
 
   for (const u of a.local_users ?? []) {
-    const key = fold(u.unique_id ?? u.id ?? u.name);
-    if (app.users.has(key)) continue;
+    if (app.users.holds(u)) continue;
     const userRid = w.node({
       kind: 'user',
-      key: `${appKey}/${key}`,
-      type: `OAA.${a.application_type}.User`,
+      key: `${appKey}/${localKey(u)}`,
+      type: `OAA.${type}.User`,
       name: u.name,
       parent: rid,
       properties: entityProperties(u, USER_SKIP),
       tags: u.tags,
     });
-    register(app.users, [u.unique_id, u.id, u.name], userRid);
+    app.users.add(u, userRid);
+    owned.push([userRid, u.owners]);
     for (const groupName of u.groups ?? []) {
-      const group = app.groups.get(fold(groupName));
+      const group = app.groups.get(groupName);
       if (group === undefined)
         warnings.push(`user ${JSON.stringify(u.name)} names unknown group ${JSON.stringify(groupName)}`);
       else w.edge(userRid, group, 'MEMBER_OF');
@@ -178,12 +158,17 @@ function writeApplication(
     for (const identity of u.identities ?? [])
       w.edge(userRid, undefined, 'HAS_IDENTITY', { ref: fold(identity) });
     for (const cred of u.access_creds ?? []) {
-      const credRid = credentials.get(fold(cred));
-      if (credRid !== undefined) w.edge(userRid, credRid, 'OWNS');
+      const credRid = app.creds.get(cred);
+      if (credRid === undefined)
+        warnings.push(
+          `user ${JSON.stringify(u.name)} names unknown access credential ${JSON.stringify(cred)}`,
+        );
+      else w.edge(userRid, credRid, 'HAS_ACCESS_CRED');
     }
   }
 
-  writeResources(w, app, a.resources ?? [], { rid, key: '', paths: [], depth: 0 }, warnings);
+  writeResources(w, app, a.resources ?? [], { rid, key: '', paths: [], depth: 0 }, warnings, owned);
+  writeOwners(w, app, owned);
   return app;
 }
 

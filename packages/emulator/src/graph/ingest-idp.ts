@@ -1,7 +1,9 @@
 /**
  * The `identity_provider` template into the graph: domain, users, groups and apps, with group
  * membership and nesting, manager links, app assignments, and references to things outside this
- * graph (assumable cloud roles, source identities, owned entities). Users and groups register their
+ * graph (assumable cloud roles, source identities of users and groups, owned entities). An app
+ * assignment's custom properties are `customprop_<name>` properties of its `ASSIGNED_TO` edge; a
+ * user's `identity_type` is a property of its node. Users and groups register their
  * names, emails and identities as identity keys, which local identities of applications link to.
  */
 import type { IdentityProviderPayload, IdpGroup, IdpUser } from '@oaakit/core';
@@ -15,8 +17,10 @@ const USER_SKIP = new Set([
   'entities_owned',
   'app_assignments',
 ]);
-const GROUP_SKIP = new Set(['groups', 'assumed_role_arns', 'app_assignments']);
+const GROUP_SKIP = new Set(['groups', 'assumed_role_arns', 'source_identity', 'app_assignments']);
 const APP_SKIP = new Set(['assumed_role_arns']);
+/** An assignment's id and name are written as `assignment_id` and `assignment_name`. */
+const ASSIGNMENT_SKIP = new Set(['id', 'name', 'app_id']);
 
 type Assumed = IdpUser['assumed_role_arns'];
 
@@ -48,10 +52,17 @@ function writeLinks(
     w.edge(rid, undefined, 'CAN_ASSUME', { ref: arn });
   for (const a of entity.app_assignments ?? []) {
     const app = apps.get(fold(a.app_id));
-    const props = { assignment_id: a.id, ...(a.name == null ? {} : { assignment_name: a.name }) };
+    const props = entityProperties(a, ASSIGNMENT_SKIP, {
+      assignment_id: a.id,
+      ...(a.name == null ? {} : { assignment_name: a.name }),
+    });
     if (app === undefined) w.edge(rid, undefined, 'ASSIGNED_TO', { ref: a.app_id, props });
     else w.edge(rid, app, 'ASSIGNED_TO', { props });
   }
+  if (entity.source_identity)
+    w.edge(rid, undefined, 'SOURCE_IDENTITY', {
+      ref: `${entity.source_identity.provider_type}:${entity.source_identity.identity}`,
+    });
 }
 
 /** Writes an `identity_provider` payload; returns warnings for anything it had to skip. */
@@ -140,10 +151,6 @@ export function ingestIdentityProvider(
       if (manager === undefined) w.edge(rid, undefined, 'MANAGED_BY', { ref: u.manager_id });
       else w.edge(rid, manager, 'MANAGED_BY');
     }
-    if (u.source_identity)
-      w.edge(rid, undefined, 'SOURCE_IDENTITY', {
-        ref: `${u.source_identity.provider_type}:${u.source_identity.identity}`,
-      });
     for (const o of u.entities_owned ?? []) w.edge(rid, undefined, 'OWNS', { ref: `${o.node_type}:${o.id}` });
   }
   return { warnings, idpTypes: [t] };

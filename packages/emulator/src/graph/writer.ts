@@ -12,6 +12,8 @@ export type EdgeKind =
   | 'MEMBER_OF'
   | 'HAS_ROLE'
   | 'ROLE_HAS_PERMISSION'
+  | 'ROLE_HAS_ROLE'
+  | 'HAS_ACCESS_CRED'
   | 'HAS_PERMISSION'
   | 'HAS_IDENTITY'
   | 'MANAGED_BY'

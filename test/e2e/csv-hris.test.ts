@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorGraphNode } from '@oaakit/client';
-import type { RunOutput } from '../../packages/cli/src/run/run-outcome.js';
+import type { RunOutput } from '@oaakit/cli';
 import { json, oaa, tempDir } from '../../packages/cli/src/test-support/run-oaa.js';
 import type { OaaResult } from '../../packages/cli/src/test-support/run-oaa.js';
 import { startTestEmulator } from './support/test-emulator.js';

@@ -1,6 +1,7 @@
-// @oaakit/cli: the `oaa` command. Commands load from dist/commands; these are the shared pieces.
+// @oaakit/cli: the `oaa` command. Commands load from dist/commands; this entry is what an operator's
+// script needs to read the command's results: its exit codes and the JSON of `oaa run` and `oaa push`.
 
 export { EXIT, exitCodeOf, type ExitCode } from './exit-codes.js';
-export { BaseCommand } from './base-command.js';
-export { ServiceCommand, DEFAULT_STATE_DIR, targetFlags } from './service-command.js';
-export { renderTable, renderFields, type Column } from './output/table.js';
+export type { CliErrorCode } from './error-codes.js';
+export type { RunOutput } from './run/run-outcome.js';
+export type { PushOutput } from './commands/push.js';

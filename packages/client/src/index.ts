@@ -5,23 +5,16 @@ export { ServiceError, RESOURCE_EXHAUSTED, type RequestInfo } from './errors.js'
 export { type RetryOptions } from './retry.js';
 export { type ClientLogger } from './logger.js';
 export { type Paginated } from './paginate.js';
-export {
-  buildQuery,
-  filterExpression,
-  formEncode,
-  quoteFilterValue,
-  type ListFilter,
-  type QueryParams,
-} from './filter.js';
+export { type ListFilter } from './filter.js';
 export { type CallOptions, type ListOptions } from './resources/list-options.js';
 export { type DataSourceRef } from './resources/paths.js';
 export { type ProviderCreateInput, type ProvidersApi } from './resources/providers.js';
 export { type DataSourcesApi } from './resources/datasources.js';
 export { type PushApi, type PushResult, type PushTarget } from './resources/push.js';
-export { MAX_PARTS, type PartsApi, type UploadRef } from './resources/parts.js';
+export { type PartsApi, type UploadRef } from './resources/parts.js';
 export { type IconTypeQuery, type IconsApi } from './resources/icons.js';
 export { type ProviderTemplate, type TemplatesApi } from './resources/templates.js';
-export { MAX_BODY_BYTES, type PushPayloadOptions, type PushPayloadResult } from './transport/push-payload.js';
+export { type PushPayloadOptions, type PushPayloadResult } from './transport/push-payload.js';
 export {
   type CompressionType,
   type CustomTemplate,

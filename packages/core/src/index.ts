@@ -2,7 +2,6 @@
 
 export {
   describeInvalidPayload,
-  listViolations,
   OaaError,
   ValidationError,
   redact,
@@ -14,20 +13,14 @@ export {
 export { z } from 'zod';
 
 // Schemas and types
-export { MAX_STRING_BYTES, fitsUtf8, isRfc3339, payloadString, timestamp } from './schemas/primitives.js';
+export { MAX_STRING_BYTES, isRfc3339 } from './schemas/primitives.js';
 export {
-  MAX_DYNAMIC_PROPERTIES,
   MAX_PROPERTY_STRING,
   OPERATIONS,
   PROPERTY_NAME,
   PROPERTY_TYPES,
   TAG_KEY,
   TAG_VALUE,
-  customPropertiesSchema,
-  isPropertyName,
-  operationSchema,
-  ownerSchema,
-  propertyTypeSchema,
   tagSchema,
   type Operation,
   type Owner,
@@ -38,16 +31,6 @@ export {
   IDENTITY_TYPES,
   LOCAL_USER_TYPES,
   PERMISSION_TYPES,
-  applicationPayloadSchema,
-  applicationSchema,
-  connectionSchema,
-  identityToPermissionsSchema,
-  localAccessCredSchema,
-  localGroupSchema,
-  localRoleSchema,
-  localUserSchema,
-  permissionSchema,
-  resourceSchema,
   type Application,
   type ApplicationPayload,
   type ApplicationPermission,
@@ -68,12 +51,6 @@ export {
 export {
   IDP_PROVIDER_TYPES,
   IDP_USER_IDENTITY_TYPES,
-  appAssignmentSchema,
-  identityProviderPayloadSchema,
-  idpAppSchema,
-  idpGroupSchema,
-  idpUserSchema,
-  sourceIdentitySchema,
   type AppAssignment,
   type IdentityProviderPayload,
   type IdpApp,
@@ -82,32 +59,19 @@ export {
   type IdpUserIdentityType,
   type SourceIdentity,
 } from './schemas/identity-provider.js';
-export {
-  EMPLOYMENT_TYPES,
-  hrisEmployeeSchema,
-  hrisGroupSchema,
-  hrisPayloadSchema,
-  type HrisEmployee,
-  type HrisGroup,
-  type HrisPayload,
-} from './schemas/hris.js';
+export { EMPLOYMENT_TYPES, type HrisEmployee, type HrisGroup, type HrisPayload } from './schemas/hris.js';
 export {
   TEMPLATES,
   isTemplate,
-  payloadSchemas,
-  templateSchema,
   type Payload,
   type PayloadByTemplate,
   type Template,
 } from './schemas/templates.js';
 export {
-  MAX_MULTIPART_CHUNKS,
-  compressionTypeSchema,
   csvPushRequestSchema,
   multipartRequestSchema,
   normalizeCompression,
   pushRequestSchema,
-  pushResponseSchema,
   type CompressionType,
   type CsvPushRequest,
   type MultipartRequest,
@@ -117,14 +81,9 @@ export {
 export {
   LIFECYCLE_MANAGEMENT_TYPES,
   MAX_ICON_BYTES,
-  PROVIDER_NAME,
   dataSourceCreateSchema,
-  dataSourceSchema,
-  iconSchema,
   iconSetSchema,
-  pageSchema,
   providerCreateSchema,
-  providerSchema,
   providerUpdateSchema,
   type DataSource,
   type DataSourceCreate,
@@ -160,20 +119,12 @@ export {
   type AccessRequestSettings,
   type EmailTemplate,
 } from './schemas/notifications.js';
-export {
-  BAD_REQUEST_TYPE,
-  USER_FACING_TYPE,
-  errorBodySchema,
-  fieldViolationSchema,
-  type ErrorBody,
-} from './schemas/error-body.js';
-export { jsonSchemas } from './json-schema/schemas.js';
+export { BAD_REQUEST_TYPE, USER_FACING_TYPE, errorBodySchema, type ErrorBody } from './schemas/error-body.js';
 
 // Validation
 export { validate, type ValidationResult } from './validate/index.js';
 export { validateAsRead, type ValidationAsRead } from './validate/streaming.js';
 export type { SemanticOptions as ValidateOptions } from './validate/options.js';
-export { formatPath } from './validate/context.js';
 
 // Digest, diff and incremental payloads
 export { digest } from './diff/digest.js';
@@ -184,10 +135,8 @@ export {
   type KindDiff,
   type PayloadDiff,
 } from './diff/diff-payloads.js';
-export { buildIncrementalPayload } from './diff/build-incremental.js';
 export { applyIncremental } from './diff/apply-incremental.js';
 export { ENTITY_KINDS, type EntityKind } from './diff/entity-kinds.js';
-export { canonicalJson } from './diff/canonical.js';
 export type { JsonObject } from './diff/json.js';
 
 // Builders
@@ -203,7 +152,7 @@ export { IdentityProviderPayloadBuilder, type IdpPropertyKind } from './builders
 export { HrisPayloadBuilder } from './builders/hris.js';
 
 // Streaming serialization
-export { DEFAULT_JSON_CHUNK_SIZE, jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
+export { jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
 export { type Streamable } from './serialize/json-values.js';
 export {
   createPayloadStream,
@@ -213,7 +162,6 @@ export {
   type PayloadStreamOptions,
 } from './serialize/payload-stream.js';
 export { type PayloadEncoding } from './serialize/output-encoder.js';
-export { measurePayload, payloadToBuffer, type PayloadBuffer } from './serialize/payload-buffer.js';
 
 // The connector contract
 export {

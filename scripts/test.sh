@@ -13,6 +13,9 @@ step "install"
 bash scripts/install.sh
 step "build"
 npm run build
+step "public API report"
+# Each package's exported surface against packages/<pkg>/etc/<pkg>.api.md (`npm run api` updates them).
+npm run api:check
 step "plugin scaffold: generate, build and test a plugin from each template"
 bash scripts/test-scaffold.sh
 step "typecheck"

@@ -7,12 +7,11 @@ import { copyFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorGraphNode } from '@oaakit/client';
 import type { RunOutput } from '@oaakit/cli';
 import { json, oaa, tempDir } from '../../packages/cli/src/test-support/run-oaa.js';
 import type { OaaResult } from '../../packages/cli/src/test-support/run-oaa.js';
-import { startTestEmulator } from './support/test-emulator.js';
-import type { TestEmulator } from './support/test-emulator.js';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { GraphNodeView, TestEmulator } from '@oaakit/emulator/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PLUGIN = resolve(here, '../../plugins/csv-hris');
@@ -31,14 +30,14 @@ function run(args: string[]): Promise<OaaResult> {
 }
 
 /** The employee node of an employee number. */
-function employee(nodes: readonly EmulatorGraphNode[], number: string): EmulatorGraphNode {
+function employee(nodes: readonly GraphNodeView[], number: string): GraphNodeView {
   const node = nodes.find((n) => n.type === EMPLOYEE && n.properties['employee_number'] === number);
   if (node === undefined) throw new Error(`no employee node ${number} among ${nodes.length} nodes`);
   return node;
 }
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ role: 'admin' });
   work = await tempDir('oaa-e2e-csv-');
   await copyFile(join(FIXTURES, 'employees.csv'), join(work.dir, 'employees.csv'));
   configPath = join(work.dir, 'oaa.config.json');
@@ -86,11 +85,11 @@ describe('oaa run with the CSV HRIS plugin', () => {
     });
     expect('id' in result.dataSource).toBe(true);
     dataSourceId = (result.dataSource as { id: string }).id;
-    expect(await emu.pushCalls()).toBe(1);
+    expect((await emu.admin.calls.pushes()).length).toBe(1);
   });
 
   it('leaves the employees, their managers and their groups in the graph', async () => {
-    const nodes = await emu.nodes(dataSourceId);
+    const nodes = await emu.admin.graph.nodes({ dataSourceId: dataSourceId });
     expect(nodes.filter((n) => n.type === EMPLOYEE)).toHaveLength(6);
     const quinn = employee(nodes, 'E-300');
     expect(quinn).toMatchObject({
@@ -98,8 +97,8 @@ describe('oaa run with the CSV HRIS plugin', () => {
       properties: { email: 'quinn.lopez@example.com', job_title: 'Staff Engineer', is_active: true },
     });
 
-    const managedBy = await emu.edges(dataSourceId, 'MANAGED_BY');
-    const managerOf = (node: EmulatorGraphNode): (string | null)[] =>
+    const managedBy = await emu.admin.graph.edges({ dataSourceId: dataSourceId, kind: 'MANAGED_BY' });
+    const managerOf = (node: GraphNodeView): (string | null)[] =>
       managedBy.filter((e) => e.src === node.id).map((e) => e.dst);
     // Quinn's manager is given by work email (in another case), Paul's by employee number.
     expect(managerOf(quinn)).toEqual([employee(nodes, 'E-200').id]);
@@ -108,8 +107,10 @@ describe('oaa run with the CSV HRIS plugin', () => {
     expect(managerOf(employee(nodes, 'E-100'))).toEqual([]);
     expect(managedBy).toHaveLength(5);
 
-    const groupOf = async (kind: string): Promise<EmulatorGraphNode | undefined> => {
-      const edge = (await emu.edges(dataSourceId, kind)).find((e) => e.src === quinn.id);
+    const groupOf = async (kind: string): Promise<GraphNodeView | undefined> => {
+      const edge = (await emu.admin.graph.edges({ dataSourceId: dataSourceId, kind: kind })).find(
+        (e) => e.src === quinn.id,
+      );
       return nodes.find((n) => n.id === edge?.dst);
     };
     expect(await groupOf('DEPARTMENT')).toMatchObject({
@@ -129,7 +130,7 @@ describe('oaa run with the CSV HRIS plugin', () => {
     expect(res.code, res.stderr).toBe(0);
     const out = json<RunOutput>(res);
     expect(out.results[0]).toMatchObject({ connectorId: 'acme-hr', status: 'skipped', skipped: 'unchanged' });
-    expect(await emu.pushCalls()).toBe(1);
+    expect((await emu.admin.calls.pushes()).length).toBe(1);
   });
 
   it('shows one removed and one changed employee in a dry run of a changed export, pushing nothing', async () => {
@@ -150,8 +151,8 @@ describe('oaa run with the CSV HRIS plugin', () => {
     });
     expect(result.guard?.refused).not.toBe(true);
 
-    expect(await emu.pushCalls()).toBe(1);
-    const employees = await emu.nodes(dataSourceId, EMPLOYEE);
+    expect((await emu.admin.calls.pushes()).length).toBe(1);
+    const employees = await emu.admin.graph.nodes({ dataSourceId: dataSourceId, type: EMPLOYEE });
     expect(employees).toHaveLength(6);
     expect(employee(employees, 'E-400').properties['job_title']).toBe('Engineer');
   });

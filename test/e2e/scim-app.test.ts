@@ -8,15 +8,15 @@ import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { EmulatorGraphNode, Provider } from '@oaakit/client';
+import type { Provider } from '@oaakit/client';
 import type { RunOutput } from '@oaakit/cli';
 import { json, oaa, tempDir } from '../../packages/cli/src/test-support/run-oaa.js';
 import type { OaaResult } from '../../packages/cli/src/test-support/run-oaa.js';
 import { startScimServer } from '../../plugins/scim-app/src/test-support/scim-server.js';
 import type { ScimServer } from '../../plugins/scim-app/src/test-support/scim-server.js';
 import { directory } from '../../plugins/scim-app/src/test-support/seed.js';
-import { startTestEmulator } from './support/test-emulator.js';
-import type { TestEmulator } from './support/test-emulator.js';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { GraphNodeView, TestEmulator } from '@oaakit/emulator/testing';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const PLUGIN = resolve(here, '../../plugins/scim-app');
@@ -28,7 +28,7 @@ let scim: ScimServer;
 let work: { dir: string; remove: () => Promise<void> };
 let configPath: string;
 let dataSourceId: string;
-let nodes: EmulatorGraphNode[];
+let nodes: GraphNodeView[];
 
 function run(args: string[], env: Record<string, string | undefined>): Promise<OaaResult> {
   return oaa(['run', '--config', configPath, ...args], { cwd: work.dir, env: { ...emu.env, ...env } });
@@ -43,7 +43,7 @@ function nodeId(type: string, name: string): string {
 
 /** Names of the nodes an edge of `kind` leads to from the node `src`. */
 async function targets(kind: string, src: string): Promise<(string | null | undefined)[]> {
-  const edges = await emu.edges(dataSourceId, kind);
+  const edges = await emu.admin.graph.edges({ dataSourceId: dataSourceId, kind: kind });
   return edges
     .filter((e) => e.src === src)
     .map((e) => nodes.find((n) => n.id === e.dst)?.name)
@@ -51,7 +51,7 @@ async function targets(kind: string, src: string): Promise<(string | null | unde
 }
 
 beforeAll(async () => {
-  emu = await startTestEmulator();
+  emu = await startTestEmulator({ role: 'admin' });
   scim = await startScimServer({ ...directory(), auth: { type: 'bearer', token: TOKEN } });
   work = await tempDir('oaa-e2e-scim-');
   configPath = join(work.dir, 'oaa.config.json');
@@ -98,7 +98,7 @@ describe('oaa run with the SCIM app plugin', () => {
       counts: { applications: 1, local_users: 4, local_groups: 3, local_roles: 2, permissions: 2 },
     });
     dataSourceId = (result.dataSource as { id: string }).id;
-    expect(await emu.pushCalls()).toBe(1);
+    expect((await emu.admin.calls.pushes()).length).toBe(1);
     expect(scim.requests.some((r) => r.path.endsWith('/Users') && r.status === 200)).toBe(true);
   });
 
@@ -113,14 +113,16 @@ describe('oaa run with the SCIM app plugin', () => {
   });
 
   it("leaves each user's roles, permissions and groups in the graph, with the nested group", async () => {
-    nodes = await emu.nodes(dataSourceId);
+    nodes = await emu.admin.graph.nodes({ dataSourceId: dataSourceId });
     const users = nodes.filter((n) => n.type === `${TYPE}.User`).map((n) => n.name);
     expect(users.sort()).toEqual(['alice', 'bob', 'carol', 'dave']);
 
     const alice = nodeId('User', 'alice');
     expect(await targets('HAS_ROLE', alice)).toEqual(['Admin']);
     expect(await targets('HAS_ROLE', nodeId('User', 'bob'))).toEqual(['Developer']);
-    const roleEdge = (await emu.edges(dataSourceId, 'HAS_ROLE')).find((e) => e.src === alice);
+    const roleEdge = (await emu.admin.graph.edges({ dataSourceId: dataSourceId, kind: 'HAS_ROLE' })).find(
+      (e) => e.src === alice,
+    );
     expect(roleEdge?.scope).toBe(nodeId('Application', 'Wiki'));
     expect(await targets('HAS_PERMISSION', alice)).toEqual(['repo:read', 'repo:write']);
 
@@ -136,6 +138,6 @@ describe('oaa run with the SCIM app plugin', () => {
     expect(res.stderr).toContain('"credential"');
     expect(res.stderr).toContain('SCIM_TOKEN');
     expect(res.stderr).toContain('"wiki"');
-    expect(await emu.pushCalls()).toBe(1);
+    expect((await emu.admin.calls.pushes()).length).toBe(1);
   });
 });

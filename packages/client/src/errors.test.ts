@@ -3,12 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OaaError } from '@oaakit/core';
 import { createClient } from './client.js';
 import { ServiceError } from './errors.js';
-import { startTestEmulator } from './test-support/emulator.js';
-import type { TestEmulator } from './test-support/emulator.js';
+import { startClientTestEmulator } from './test-support/emulator.js';
+import type { ClientTestEmulator } from './test-support/emulator.js';
 
-let emu: TestEmulator;
+let emu: ClientTestEmulator;
 beforeEach(async () => {
-  emu = await startTestEmulator();
+  emu = await startClientTestEmulator();
 });
 afterEach(async () => {
   await emu?.close();
@@ -84,7 +84,7 @@ describe('service errors', () => {
     expect(error).toMatchObject({ code: 'NETWORK_ERROR', retryable: true });
     expectNoSecret(error, emu.apiKey);
     expect(JSON.stringify(logged)).not.toContain(emu.apiKey);
-    emu = await startTestEmulator();
+    emu = await startClientTestEmulator();
   });
 
   it('turns a slow answer into a retryable TIMEOUT', async () => {

@@ -2,7 +2,7 @@
 
 export { createClient, type Client, type ClientOptions } from './client.js';
 export { ServiceError, RESOURCE_EXHAUSTED, type RequestInfo } from './errors.js';
-export { type RetryOptions } from './retry.js';
+export { parseRetryAfter, type RetryOptions } from './retry.js';
 export { type ClientLogger } from './logger.js';
 export { type Paginated } from './paginate.js';
 export { type ListFilter } from './filter.js';
@@ -27,15 +27,3 @@ export {
   type PushWarning,
 } from './types.js';
 export { clientOptionsFromEnv } from './env.js';
-export {
-  createEmulatorAdmin,
-  type EmulatorAdmin,
-  type EmulatorApiKey,
-  type EmulatorCall,
-  type EmulatorClockState,
-  type EmulatorFault,
-  type EmulatorFaultSpec,
-  type EmulatorGraphNode,
-  type EmulatorGraphStats,
-  type EmulatorRole,
-} from './emulator-admin.js';

@@ -3,12 +3,12 @@ import type { ServiceError } from './errors.js';
 import type { ClientLogger } from './logger.js';
 import { losingFirstAnswer } from './test-support/lossy-fetch.js';
 import { appPayload, randomUsers } from './test-support/payloads.js';
-import { startTestEmulator } from './test-support/emulator.js';
-import type { TestEmulator } from './test-support/emulator.js';
+import { startClientTestEmulator } from './test-support/emulator.js';
+import type { ClientTestEmulator } from './test-support/emulator.js';
 
-let emu: TestEmulator;
+let emu: ClientTestEmulator;
 beforeEach(async () => {
-  emu = await startTestEmulator();
+  emu = await startClientTestEmulator();
 });
 afterEach(async () => {
   await emu?.close();

@@ -2,7 +2,7 @@ import { OaaError, type ApplicationPayload } from '@oaakit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScimAuth } from './config.js';
 import scimAppConnector from './index.js';
-import { testContext } from './test-support/context.js';
+import { retryWaits, testContext } from './test-support/context.js';
 import { startScimServer, type ScimServer, type ScimServerOptions } from './test-support/scim-server.js';
 import { directory, manyUsers } from './test-support/seed.js';
 
@@ -124,7 +124,7 @@ describe('auth against SCIMMY', () => {
       ['3', 200],
       ['5', 200],
     ]);
-    expect(t.waits).toEqual([1000]);
+    expect(retryWaits(t)).toEqual([1000]);
   });
 
   it('rejects config that would put credentials in the URL', () => {

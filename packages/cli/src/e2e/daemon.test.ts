@@ -2,23 +2,20 @@
  * `oaa daemon` as an operator runs it: the real process, a per-second schedule, an emulator started
  * here, signals sent to the process. Nothing is timed: every wait polls with a generous deadline.
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createClient, createEmulatorAdmin } from '@oaakit/client';
-import type { Client, EmulatorAdmin } from '@oaakit/client';
-import { startEmulator } from '@oaakit/emulator';
-import type { RunningEmulator } from '@oaakit/emulator';
+import { createClient } from '@oaakit/client';
+import type { Client } from '@oaakit/client';
+import { startTestEmulator, until as untilFor } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { HealthReport } from '@oaakit/runner';
+import { readMetrics, stateFiles as stateFilesIn } from '@oaakit/runner/testing';
 import { fixture, spawnOaa, tempDir } from '../test-support/run-oaa.js';
 
 const EVERY_SECOND = '*/1 * * * * *';
-const apiKey = `oaa_cli_daemon_${randomBytes(16).toString('hex')}`;
-let emulator: RunningEmulator;
-let admin: EmulatorAdmin;
+let emulator: TestEmulator;
 let client: Client;
 let work: { dir: string; remove: () => Promise<void> };
 const started: Daemon[] = [];
@@ -52,25 +49,19 @@ async function writeConfig(connectors: Record<string, unknown>[]): Promise<strin
   return path;
 }
 
-/** Polls `check` until it returns a value, for up to 30 s. */
-async function until<T>(
+/** Polls `check` until it returns a value, showing the daemon's stderr when it never does. */
+function until<T>(
   what: string,
   check: () => Promise<T | undefined> | T | undefined,
   daemon?: Daemon,
 ): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\n${daemon?.stderr() ?? ''}`);
-    await sleep(100);
-  }
+  return untilFor(what, check, { intervalMs: 100, context: () => daemon?.stderr() ?? '' });
 }
 
 async function startDaemon(args: string[] = []): Promise<Daemon> {
   const child = spawnOaa(['daemon', '--config', join(work.dir, 'oaa.config.json'), '--port', '0', ...args], {
     cwd: work.dir,
-    env: { OAA_URL: emulator.url, OAA_API_KEY: apiKey },
+    env: emulator.env,
   });
   let stderr = '';
   const log: Record<string, unknown>[] = [];
@@ -97,14 +88,8 @@ async function startDaemon(args: string[] = []): Promise<Daemon> {
   return daemon;
 }
 
-async function metrics(daemon: Daemon): Promise<Map<string, number>> {
-  const text = await (await fetch(`${daemon.url}/metrics`)).text();
-  const out = new Map<string, number>();
-  for (const line of text.split('\n').filter((l) => l !== '' && !l.startsWith('#'))) {
-    const at = line.lastIndexOf(' ');
-    out.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return out;
+function metrics(daemon: Daemon): Promise<Map<string, number>> {
+  return readMetrics(daemon.url);
 }
 
 const runs = (id: string, status: string): string =>
@@ -127,15 +112,8 @@ function untilMetrics(
 }
 
 /** File name -> SHA-256 of a connector's state directory (the lock file left out). */
-async function stateFiles(id: string): Promise<Record<string, string>> {
-  const dir = join(work.dir, '.oaa/state', id);
-  const out: Record<string, string> = {};
-  for (const name of (await readdir(dir)).filter((n) => n !== 'lock').sort()) {
-    out[name] = createHash('sha256')
-      .update(await readFile(join(dir, name)))
-      .digest('hex');
-  }
-  return out;
+function stateFiles(id: string): Promise<Record<string, string>> {
+  return stateFilesIn(join(work.dir, '.oaa/state', id));
 }
 
 async function journal(path: string): Promise<string[]> {
@@ -150,14 +128,13 @@ async function userNames(dataSource: string): Promise<string[]> {
   const provider = await client.providers.findByName('Ticker');
   const ds = provider && (await client.dataSources.findByName({ providerId: provider.id, name: dataSource }));
   if (ds === undefined) return [];
-  const nodes = await admin.graph.nodes({ dataSourceId: ds.id, type: 'OAA.Ticker.User' });
+  const nodes = await emulator.admin.graph.nodes({ dataSourceId: ds.id, type: 'OAA.Ticker.User' });
   return nodes.map((n) => n.name ?? '').sort();
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, apiKeys: [{ key: apiKey, role: 'admin' }] });
-  admin = createEmulatorAdmin({ url: emulator.url, adminKey: apiKey });
-  client = createClient({ url: emulator.url, apiKey });
+  emulator = await startTestEmulator({ role: 'admin' });
+  client = createClient({ url: emulator.url, apiKey: emulator.apiKey });
 });
 
 afterAll(async () => {
@@ -215,7 +192,7 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
 
     daemon.signal('SIGTERM');
     expect(await daemon.exited).toBe(0);
-    expect(daemon.stderr()).not.toContain(apiKey);
+    expect(daemon.stderr()).not.toContain(emulator.apiKey);
   });
 
   it('never overlaps runs of a slow connector: ticks during a run are skipped and counted', async () => {

@@ -4,21 +4,20 @@
  * id; a refused payload or command-line value exits 2, a refused config value or API key exits 5.
  * The built binary against an emulator on port 0.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulatorAdmin } from '@oaakit/client';
-import type { EmulatorAdmin, Provider } from '@oaakit/client';
-import { startEmulator } from '@oaakit/emulator';
-import type { RunningEmulator } from '@oaakit/emulator';
+import type { Provider } from '@oaakit/client';
+import type { EmulatorAdmin } from '@oaakit/emulator/testing';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { ErrorJson } from '../output/render-error.js';
 import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
 import type { OaaResult } from '../test-support/run-oaa.js';
 
-const adminKey = `oaa_cli_refusals_admin_${randomBytes(16).toString('hex')}`;
-const memberKey = `oaa_cli_refusals_member_${randomBytes(16).toString('hex')}`;
-let emulator: RunningEmulator;
+let adminKey: string;
+let memberKey: string;
+let emulator: TestEmulator;
 let admin: EmulatorAdmin;
 let work: { dir: string; remove: () => Promise<void> };
 
@@ -58,14 +57,8 @@ function noKeys(res: OaaResult): void {
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({
-    port: 0,
-    apiKeys: [
-      { key: adminKey, role: 'admin' },
-      { key: memberKey, role: 'member' },
-    ],
-  });
-  admin = createEmulatorAdmin({ url: emulator.url, adminKey });
+  emulator = await startTestEmulator({ role: 'member' });
+  ({ adminKey, apiKey: memberKey, admin } = emulator);
   work = await tempDir('oaa-cli-refusals-');
 });
 

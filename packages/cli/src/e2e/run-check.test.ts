@@ -1,15 +1,12 @@
 /** `oaa run --check`: config, secrets and the connector's own check, with nothing pushed. */
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulatorAdmin } from '@oaakit/client';
-import { startEmulator } from '@oaakit/emulator';
-import type { RunningEmulator } from '@oaakit/emulator';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
 
-const apiKey = `oaa_cli_check_${randomBytes(16).toString('hex')}`;
-let emulator: RunningEmulator;
+let emulator: TestEmulator;
 let work: { dir: string; remove: () => Promise<void> };
 
 async function check(config: Record<string, unknown>, args: string[] = []) {
@@ -19,12 +16,12 @@ async function check(config: Record<string, unknown>, args: string[] = []) {
   await writeFile(join(work.dir, 'oaa.config.json'), JSON.stringify({ connectors }));
   return oaa(['run', '--check', ...args], {
     cwd: work.dir,
-    env: { OAA_URL: emulator.url, OAA_API_KEY: apiKey },
+    env: emulator.env,
   });
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, apiKeys: [{ key: apiKey, role: 'admin' }] });
+  emulator = await startTestEmulator({ role: 'admin' });
   work = await tempDir('oaa-cli-check-');
 });
 
@@ -40,7 +37,7 @@ describe('oaa run --check', () => {
     expect(json<{ checks: { connectorId: string; checked: boolean }[] }>(res).checks).toEqual([
       expect.objectContaining({ connectorId: 'team', checked: false }),
     ]);
-    const calls = await createEmulatorAdmin({ url: emulator.url, adminKey: apiKey }).calls.list({
+    const calls = await emulator.admin.calls.list({
       method: 'POST',
     });
     expect(calls.filter((c) => c.path.includes('providers'))).toEqual([]);

@@ -2,23 +2,19 @@
  * `oaa run` with a config file and the fixture connector, against an emulator started by the test;
  * pushes are counted on the emulator's recorded calls.
  */
-import { randomBytes } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { once } from 'node:events';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEmulatorAdmin } from '@oaakit/client';
-import type { EmulatorAdmin, Provider } from '@oaakit/client';
-import { startEmulator } from '@oaakit/emulator';
-import type { RunningEmulator } from '@oaakit/emulator';
+import type { Provider } from '@oaakit/client';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { ErrorJson } from '../output/render-error.js';
 import type { RunOutput } from '../run/run-outcome.js';
 import { fixture, json, oaa, spawnOaa, tempDir } from '../test-support/run-oaa.js';
 import type { OaaResult } from '../test-support/run-oaa.js';
 
-const apiKey = `oaa_cli_run_${randomBytes(16).toString('hex')}`;
-let emulator: RunningEmulator;
-let admin: EmulatorAdmin;
+let emulator: TestEmulator;
 let work: { dir: string; remove: () => Promise<void> };
 
 /** A connector entry of the roster fixture. */
@@ -37,17 +33,15 @@ async function writeConfig(connectors: Record<string, unknown>[], name = 'oaa.co
 }
 
 function run(args: string[]): Promise<OaaResult> {
-  return oaa(['run', ...args], { cwd: work.dir, env: { OAA_URL: emulator.url, OAA_API_KEY: apiKey } });
+  return oaa(['run', ...args], { cwd: work.dir, env: emulator.env });
 }
 
 async function pushCalls(): Promise<number> {
-  const calls = await admin.calls.list({ method: 'POST' });
-  return calls.filter((c) => c.path.endsWith(':push') || c.path.includes(':parts')).length;
+  return (await emulator.admin.calls.pushes()).length;
 }
 
 beforeAll(async () => {
-  emulator = await startEmulator({ port: 0, apiKeys: [{ key: apiKey, role: 'admin' }] });
-  admin = createEmulatorAdmin({ url: emulator.url, adminKey: apiKey });
+  emulator = await startTestEmulator({ role: 'admin' });
   work = await tempDir('oaa-cli-run-');
 });
 
@@ -79,9 +73,7 @@ describe('oaa run', () => {
     );
     expect(res.stdout).toContain('Warnings of team (5):');
     expect(await pushCalls()).toBe(1);
-    const providers = json<Provider[]>(
-      await oaa(['providers', 'list', '--json'], { env: { OAA_URL: emulator.url, OAA_API_KEY: apiKey } }),
-    );
+    const providers = json<Provider[]>(await oaa(['providers', 'list', '--json'], { env: emulator.env }));
     expect(providers.map((p) => p.name)).toContain('Roster');
   });
 
@@ -170,7 +162,7 @@ describe('oaa run', () => {
     const before = await pushCalls();
     const child = spawnOaa(['run', '--progress'], {
       cwd: work.dir,
-      env: { OAA_URL: emulator.url, OAA_API_KEY: apiKey },
+      env: emulator.env,
     });
     const exited = once(child, 'exit') as Promise<[number | null]>;
     let stderr = '';

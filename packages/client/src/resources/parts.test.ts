@@ -2,12 +2,12 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { losingFirstAnswer } from '../test-support/lossy-fetch.js';
 import { appPayload, randomUsers } from '../test-support/payloads.js';
-import { startTestEmulator } from '../test-support/emulator.js';
-import type { TestEmulator } from '../test-support/emulator.js';
+import { startClientTestEmulator } from '../test-support/emulator.js';
+import type { ClientTestEmulator } from '../test-support/emulator.js';
 
-let emu: TestEmulator;
+let emu: ClientTestEmulator;
 beforeEach(async () => {
-  emu = await startTestEmulator();
+  emu = await startClientTestEmulator();
 });
 afterEach(async () => {
   await emu?.close();

@@ -1,37 +1,26 @@
 /**
- * Starts a real emulator on port 0 for one test, with a member API key for the client under test
- * and the admin controls. Not part of the build (see tsconfig.json).
+ * The test kit's emulator (`@oaakit/emulator/testing`) with what the client's tests add: a client of
+ * it with fast retries, and node counts. Not part of the build (see tsconfig.json).
  */
-import { randomBytes } from 'node:crypto';
-import { startEmulator } from '@oaakit/emulator';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import { createClient } from '../client.js';
 import type { Client, ClientOptions } from '../client.js';
-import { createEmulatorAdmin } from '../emulator-admin.js';
-import type { EmulatorAdmin } from '../emulator-admin.js';
 
-export interface TestEmulator {
-  url: string;
-  /** The member key the clients use; tests check it never leaks. */
-  apiKey: string;
-  admin: EmulatorAdmin;
-  /** A client of this emulator with fast retries unless overridden. */
+export interface ClientTestEmulator extends TestEmulator {
+  /** A client of this emulator with its member key and fast retries, unless overridden. */
   client(options?: Partial<ClientOptions>): Client;
   /** How many nodes of `type` the data source's current submission holds. */
   nodes(ref: { dataSourceId: string }, type: string): Promise<number>;
-  close(): Promise<void>;
 }
 
-export async function startTestEmulator(): Promise<TestEmulator> {
-  const apiKey = `oaa_test_secret_${randomBytes(12).toString('hex')}`;
-  const emulator = await startEmulator({ port: 0, apiKeys: [{ key: apiKey, role: 'member' }] });
-  const admin = createEmulatorAdmin({ url: emulator.url, adminKey: emulator.adminKey });
+/** Starts the kit's emulator (member key) for one test. */
+export async function startClientTestEmulator(): Promise<ClientTestEmulator> {
+  const emu = await startTestEmulator();
   return {
-    url: emulator.url,
-    apiKey,
-    admin,
+    ...emu,
     client: (options = {}) =>
-      createClient({ url: emulator.url, apiKey, retry: { minDelayMs: 1, maxDelayMs: 5 }, ...options }),
-    nodes: async (ref, type) => (await admin.graph.stats(ref.dataSourceId)).nodes[type] ?? 0,
-    close: () => emulator.close(),
+      createClient({ url: emu.url, apiKey: emu.apiKey, retry: { minDelayMs: 1, maxDelayMs: 5 }, ...options }),
+    nodes: async (ref, type) => (await emu.admin.graph.stats(ref.dataSourceId)).nodes[type] ?? 0,
   };
 }

@@ -5,16 +5,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startTestEmulator } from '../test-support/emulator.js';
-import type { TestEmulator } from '../test-support/emulator.js';
+import { startClientTestEmulator } from '../test-support/emulator.js';
+import type { ClientTestEmulator } from '../test-support/emulator.js';
 import { MAX_BODY_BYTES } from './push-payload.js';
 
 const RESOURCES = 340_000;
 const MIB = 1024 * 1024;
 
-let emu: TestEmulator;
+let emu: ClientTestEmulator;
 beforeEach(async () => {
-  emu = await startTestEmulator();
+  emu = await startClientTestEmulator();
 });
 afterEach(async () => {
   await emu?.close();

@@ -3,9 +3,10 @@
  * end-to-end test runs the same through the `oaa daemon` process and its signals.
  */
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until as untilFor } from '@oaakit/emulator/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../logger.js';
+import { readMetrics } from '../testing/metrics.js';
 import { appEntry, startHarness } from '../test-support/harness.js';
 import type { Harness } from '../test-support/harness.js';
 import { startDaemon } from './daemon.js';
@@ -39,21 +40,13 @@ async function start(settings: { graceSeconds?: number } = {}): Promise<Daemon> 
   return daemon;
 }
 
-/** Polls until `check` returns a value, for up to 30 s. */
-async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}\nlog:\n${lines.join('')}`);
-    await sleep(100);
-  }
+/** Polls until `check` returns a value, showing the daemon's log when it never does. */
+function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  return untilFor(what, check, { context: () => `log:\n${lines.join('')}` });
 }
 
 async function metric(d: Daemon, sample: string): Promise<number> {
-  const text = await (await fetch(`${d.url}/metrics`)).text();
-  const line = text.split('\n').find((l) => l.startsWith(`${sample} `));
-  return line === undefined ? 0 : Number(line.slice(sample.length + 1));
+  return (await readMetrics(d.url)).get(sample) ?? 0;
 }
 
 async function health(d: Daemon): Promise<{ status: number; body: HealthReport }> {

@@ -2,7 +2,7 @@
  * The scheduler's own decisions (jitter, the global concurrency limit, cancelling at stop), with a
  * run function that the test releases by hand. The runs themselves are covered in daemon.test.ts.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import { until } from '@oaakit/emulator/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import type { ScheduledEntry } from './daemon-config.js';
@@ -39,14 +39,6 @@ function heldRuns(): { run: (r: ScheduledRun) => Promise<void>; started: string[
     },
     releaseAll: () => waiting.splice(0).forEach((release) => release()),
   };
-}
-
-async function until(what: string, check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 describe('the scheduler', { timeout: 120_000 }, () => {

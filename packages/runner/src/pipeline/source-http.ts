@@ -4,6 +4,7 @@
  * messages, since sources often take tokens there.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseRetryAfter } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
 import type { ConnectorLogger, SourceHttp, SourceRequestInit } from '@oaakit/core';
 
@@ -22,14 +23,6 @@ export interface SourceHttpOptions {
 function where(url: string | URL): string {
   const u = new URL(url);
   return `${u.origin}${u.pathname}`;
-}
-
-function retryAfterMs(res: Response): number | undefined {
-  const value = res.headers.get('retry-after');
-  if (value === null) return undefined;
-  if (/^\d+$/.test(value.trim())) return Number(value) * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
 function httpError(method: string, url: string | URL, status: number, body: string): OaaError {
@@ -62,7 +55,7 @@ export function createSourceHttp(options: SourceHttpOptions): SourceHttp {
         const res = await attempt(url, init);
         if (res.ok) return res;
         failure = httpError(method, url, res.status, await res.text().catch(() => ''));
-        wait = retryAfterMs(res);
+        wait = parseRetryAfter(res.headers.get('retry-after') ?? undefined);
       } catch (cause) {
         options.signal.throwIfAborted();
         failure = new OaaError(`${method} ${where(url)} failed: ${(cause as Error).message}`, {

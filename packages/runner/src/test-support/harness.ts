@@ -2,20 +2,21 @@
  * A real emulator on port 0, a temporary config directory and helpers to run the fixture
  * connectors against it. Not part of the build (see tsconfig.json).
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient, createEmulatorAdmin } from '@oaakit/client';
-import type { Client, ClientOptions, EmulatorAdmin, EmulatorCall } from '@oaakit/client';
-import { startEmulator } from '@oaakit/emulator';
+import { createClient } from '@oaakit/client';
+import type { Client, ClientOptions } from '@oaakit/client';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { CallRecord, EmulatorAdmin } from '@oaakit/emulator/testing';
 import { loadConfig } from '../config/load-config.js';
 import type { LoadedConfig } from '../config/load-config.js';
 import type { RunResult } from '../pipeline/run-types.js';
 import { runConfiguredConnector } from '../run-configured.js';
 import type { RunConfiguredOptions } from '../run-configured.js';
 import { StateStore } from '../state/state-store.js';
+import { stateFiles } from '../testing/state-files.js';
 
 /** The fixture plugins' directory. */
 export const FIXTURES = resolve(dirname(fileURLToPath(import.meta.url)), '../../test-fixtures');
@@ -45,7 +46,7 @@ export interface Harness {
   /** File name -> SHA-256 of the connector's state directory (lock file left out). */
   stateFiles(connectorId: string): Promise<Record<string, string>>;
   /** Push calls (`:push` and `:parts`) the emulator answered. */
-  pushCalls(): Promise<EmulatorCall[]>;
+  pushCalls(): Promise<CallRecord[]>;
   close(): Promise<void>;
 }
 
@@ -65,8 +66,8 @@ export function appEntry(
 }
 
 export async function startHarness(): Promise<Harness> {
-  const apiKey = `oaa_test_secret_${randomBytes(12).toString('hex')}`;
-  const emulator = await startEmulator({ port: 0, apiKeys: [{ key: apiKey, role: 'member' }] });
+  const emulator = await startTestEmulator();
+  const { apiKey, admin } = emulator;
   const dir = await mkdtemp(join(tmpdir(), 'oaa-runner-'));
   const client = (options: Partial<ClientOptions> = {}): Client =>
     createClient({
@@ -75,7 +76,6 @@ export async function startHarness(): Promise<Harness> {
       retry: { retries: 2, minDelayMs: 1, maxDelayMs: 5 },
       ...options,
     });
-  const admin = createEmulatorAdmin({ url: emulator.url, adminKey: emulator.adminKey });
   let loaded: LoadedConfig | undefined;
   const state = (): StateStore => new StateStore(join(dir, '.oaa/state'));
   return {
@@ -99,21 +99,8 @@ export async function startHarness(): Promise<Harness> {
       });
     },
     state,
-    async stateFiles(connectorId) {
-      const stateDir = state().dirOf(connectorId);
-      const names = await readdir(stateDir).catch(() => [] as string[]);
-      const out: Record<string, string> = {};
-      for (const name of names.filter((n) => n !== 'lock').sort()) {
-        out[name] = createHash('sha256')
-          .update(await readFile(join(stateDir, name)))
-          .digest('hex');
-      }
-      return out;
-    },
-    async pushCalls() {
-      const calls = await admin.calls.list();
-      return calls.filter((c) => c.method === 'POST' && /:(push|parts)$/.test(c.path));
-    },
+    stateFiles: (connectorId) => stateFiles(state().dirOf(connectorId)),
+    pushCalls: () => admin.calls.pushes(),
     async close() {
       await emulator.close();
       await rm(dir, { recursive: true, force: true });

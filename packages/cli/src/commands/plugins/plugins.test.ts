@@ -4,15 +4,13 @@
  * `npm install` would do once they are published), builds it with its own tsconfig, lists it and
  * runs it with `oaa run` against an emulator.
  */
-import { randomBytes } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { createEmulatorAdmin } from '@oaakit/client';
 import { CONNECTOR_API_VERSION } from '@oaakit/core';
-import { startEmulator } from '@oaakit/emulator';
-import type { RunningEmulator } from '@oaakit/emulator';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { DiscoveredPlugin, RunResult } from '@oaakit/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorJson } from '../../output/render-error.js';
@@ -106,10 +104,9 @@ describe('oaa plugins list', () => {
 });
 
 describe('a generated plugin, outside the checkout', () => {
-  const apiKey = `oaa_plugins_${randomBytes(12).toString('hex')}`;
-  let emulator: RunningEmulator;
+  let emulator: TestEmulator;
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0, apiKeys: [{ key: apiKey, role: 'admin' }] });
+    emulator = await startTestEmulator({ role: 'admin' });
   });
   afterAll(async () => {
     await emulator.close();
@@ -138,7 +135,7 @@ describe('a generated plugin, outside the checkout', () => {
       configIds: ['people-hub'],
     });
 
-    const env = { OAA_URL: emulator.url, OAA_API_KEY: apiKey, PEOPLE_HUB_TOKEN: 'unused' };
+    const env = { ...emulator.env, PEOPLE_HUB_TOKEN: 'unused' };
     const pushed = await oaa(['run', '--json'], { cwd: dir, env });
     expect(pushed.code).toBe(0);
     const [result] = json<{ results: RunResult[] }>(pushed).results;
@@ -146,7 +143,7 @@ describe('a generated plugin, outside the checkout', () => {
       status: 'pushed',
       dataSource: { name: 'People Hub (fixture)', created: true },
     });
-    const admin = createEmulatorAdmin({ url: emulator.url, adminKey: apiKey });
+    const { admin } = emulator;
     const dataSourceId = (result!.dataSource as { id: string }).id;
     const users = await admin.graph.nodes({ dataSourceId, type: 'OAA.people_hub.IdPUser' });
     expect(users.map((u) => u.name).sort()).toEqual([

@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient, createEmulatorAdmin } from '@oaakit/client';
-import { startEmulator } from '@oaakit/emulator';
-import type { RunningEmulator } from '@oaakit/emulator';
+import { createClient } from '@oaakit/client';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import { StateStore, checkConnector, runConnector } from '@oaakit/runner';
 import type { RunResult } from '@oaakit/runner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,11 +19,11 @@ import connector from './index.js';
 const fixture = fileURLToPath(new URL('../fixtures/source.json', import.meta.url));
 const token = 'test-token';
 
-let emulator: RunningEmulator;
+let emulator: TestEmulator;
 let stateDir: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ port: 0 });
+  emulator = await startTestEmulator();
   stateDir = await mkdtemp(join(tmpdir(), '__CONNECTOR_ID__-state-'));
 });
 
@@ -39,7 +39,7 @@ function run(source = fixture, dryRun = false): Promise<RunResult> {
     secrets: { token },
     provider: '__DISPLAY_NAME__',
     dataSource: '__DISPLAY_NAME__ (test)',
-    client: createClient({ url: emulator.url, apiKey: emulator.adminKey }),
+    client: createClient({ url: emulator.url, apiKey: emulator.apiKey }),
     state: new StateStore(stateDir),
     dryRun,
   });
@@ -61,14 +61,13 @@ describe('__CONNECTOR_ID__', () => {
     expect(result.status).toBe('pushed');
     expect(result.counts).toMatchObject({ local_users: 3, local_groups: 2, local_roles: 3, permissions: 3 });
 
-    const admin = createEmulatorAdmin({ url: emulator.url, adminKey: emulator.adminKey });
     const dataSourceId = pushedId(result.dataSource);
-    const users = await admin.graph.nodes({ dataSourceId, type: 'OAA.__SOURCE_TYPE__.User' });
+    const users = await emulator.admin.graph.nodes({ dataSourceId, type: 'OAA.__SOURCE_TYPE__.User' });
     expect(users.map((u) => u.name).sort()).toEqual(['alice', 'bob', 'carol']);
     expect(users.find((u) => u.name === 'alice')?.properties).toMatchObject({
       customprop_department: 'Engineering',
     });
-    const roles = await admin.graph.nodes({ dataSourceId, type: 'OAA.__SOURCE_TYPE__.Role' });
+    const roles = await emulator.admin.graph.nodes({ dataSourceId, type: 'OAA.__SOURCE_TYPE__.Role' });
     expect(roles.map((r) => r.name).sort()).toEqual(['Editor', 'Owner', 'Viewer']);
   });
 

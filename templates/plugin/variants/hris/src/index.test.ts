@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createClient, createEmulatorAdmin } from '@oaakit/client';
-import { startEmulator } from '@oaakit/emulator';
-import type { GraphEdgeView, RunningEmulator } from '@oaakit/emulator';
+import { createClient } from '@oaakit/client';
+import { startTestEmulator } from '@oaakit/emulator/testing';
+import type { TestEmulator } from '@oaakit/emulator/testing';
 import { StateStore, checkConnector, runConnector } from '@oaakit/runner';
 import type { RunResult } from '@oaakit/runner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -19,11 +19,11 @@ import connector from './index.js';
 const fixture = fileURLToPath(new URL('../fixtures/source.json', import.meta.url));
 const token = 'test-token';
 
-let emulator: RunningEmulator;
+let emulator: TestEmulator;
 let stateDir: string;
 
 beforeEach(async () => {
-  emulator = await startEmulator({ port: 0 });
+  emulator = await startTestEmulator();
   stateDir = await mkdtemp(join(tmpdir(), '__CONNECTOR_ID__-state-'));
 });
 
@@ -39,17 +39,10 @@ function run(source = fixture, dryRun = false): Promise<RunResult> {
     secrets: { token },
     provider: '__DISPLAY_NAME__',
     dataSource: '__DISPLAY_NAME__ (test)',
-    client: createClient({ url: emulator.url, apiKey: emulator.adminKey }),
+    client: createClient({ url: emulator.url, apiKey: emulator.apiKey }),
     state: new StateStore(stateDir),
     dryRun,
   });
-}
-
-/** Edges of one kind in a data source's graph, from the emulator's debug view. */
-async function edges(dataSourceId: string, kind: string): Promise<GraphEdgeView[]> {
-  const url = `${emulator.url}/_emulator/graph/edges?data_source_id=${dataSourceId}&kind=${kind}`;
-  const res = await fetch(url, { headers: { authorization: `Bearer ${emulator.adminKey}` } });
-  return ((await res.json()) as { values: GraphEdgeView[] }).values;
 }
 
 function pushedId(ref: RunResult['dataSource']): string {
@@ -68,12 +61,14 @@ describe('__CONNECTOR_ID__', () => {
     expect(result.status).toBe('pushed');
     expect(result.counts).toMatchObject({ employees: 3, groups: 2 });
 
-    const admin = createEmulatorAdmin({ url: emulator.url, adminKey: emulator.adminKey });
     const dataSourceId = pushedId(result.dataSource);
-    const employees = await admin.graph.nodes({ dataSourceId, type: 'OAA.__SOURCE_TYPE__.HRISEmployee' });
+    const employees = await emulator.admin.graph.nodes({
+      dataSourceId,
+      type: 'OAA.__SOURCE_TYPE__.HRISEmployee',
+    });
     expect(employees.map((e) => e.name).sort()).toEqual(['Alice Smith', 'Bob Jones', 'Carol Diaz']);
     const id = (name: string): string | undefined => employees.find((e) => e.name === name)?.id;
-    expect(await edges(dataSourceId, 'MANAGED_BY')).toContainEqual(
+    expect(await emulator.admin.graph.edges({ dataSourceId, kind: 'MANAGED_BY' })).toContainEqual(
       expect.objectContaining({ src: id('Bob Jones'), dst: id('Alice Smith') }),
     );
   });

@@ -40,8 +40,9 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf(new OaaError('warn', { code: 'WARNINGS' }))).toBe(EXIT.WARNINGS);
     expect(exitCodeOf(new OaaError('x', { code: 'PROVIDER_NOT_FOUND' }))).toBe(EXIT.NOT_FOUND);
     expect(exitCodeOf(new OaaError('x', { code: 'EXTRACT_FAILED' }))).toBe(EXIT.CONNECTOR);
+    expect(exitCodeOf(new OaaError('x', { code: 'CHECK_FAILED' }))).toBe(EXIT.CONNECTOR);
     expect(exitCodeOf(new OaaError('x', { code: 'STATE_LOCKED' }))).toBe(EXIT.STATE);
-    expect(exitCodeOf(new OaaError('x', { code: 'SOMETHING_NEW' }))).toBe(EXIT.ERROR);
+    expect(exitCodeOf(new OaaError<string>('x', { code: 'SOMETHING_NEW' }))).toBe(EXIT.ERROR);
     expect(exitCodeOf(new Error('bug'))).toBe(EXIT.ERROR);
   });
 

@@ -2,7 +2,9 @@
  * The exit codes of `oaa`, and the one mapping from an error to its exit code. Scripts rely on these
  * numbers: they never change meaning once released.
  */
-import { OaaError } from '@oaakit/core';
+import { isOaaError } from '@oaakit/core';
+import type { OaaError, OaaErrorCode } from '@oaakit/core';
+import type {} from './error-codes.js';
 
 /** Every exit code `oaa` uses. */
 export const EXIT = {
@@ -32,7 +34,7 @@ export const EXIT = {
   WARNINGS: 6,
   /** A provider or data source named on the command line does not exist. */
   NOT_FOUND: 7,
-  /** A connector failed while extracting. */
+  /** A connector failed: while extracting, or its own check (`oaa run --check`). */
   CONNECTOR: 8,
   /** The state of a data source is locked by another run, or cannot be read. */
   STATE: 9,
@@ -45,47 +47,79 @@ export const EXIT = {
 /** One of {@link EXIT}. */
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-const BY_CODE: Readonly<Record<string, ExitCode>> = {
+/**
+ * The exit code of every code oaakit throws. `satisfies` makes the map exhaustive: a code added to
+ * any package (`OaaErrorCodes`) does not compile until it is given an exit code here, and a
+ * misspelled key is refused, so no code falls to {@link EXIT.ERROR} by accident.
+ */
+const BY_CODE = {
+  // core
   VALIDATION_FAILED: EXIT.VALIDATION,
-  DELETION_GUARD: EXIT.GUARD,
-  PUSH_FAILED: EXIT.SERVICE,
-  PAYLOAD_REFUSED: EXIT.VALIDATION,
-  TARGET_REFUSED: EXIT.CONFIG,
-  CREDENTIALS_REFUSED: EXIT.CONFIG,
+  PAYLOAD_NOT_SERIALIZABLE: EXIT.VALIDATION,
+  TEMPLATE_UNKNOWN: EXIT.USAGE,
+  CONNECTOR_INVALID: EXIT.CONFIG,
+  // Mistakes in code calling oaakit (a plugin's or oaakit's own): bugs, not the user's input.
+  INCREMENTAL_NOT_SUPPORTED: EXIT.ERROR,
+  DUPLICATE_ENTITY: EXIT.ERROR,
+  UNKNOWN_REFERENCE: EXIT.ERROR,
+  STREAM_CONSUMED: EXIT.ERROR,
+  INVALID_ARGUMENT: EXIT.ERROR,
+  // client
   NETWORK_ERROR: EXIT.SERVICE,
   TIMEOUT: EXIT.SERVICE,
   BAD_RESPONSE: EXIT.SERVICE,
   PAYLOAD_TOO_LARGE: EXIT.SERVICE,
+  UPLOAD_OUTCOME_UNKNOWN: EXIT.SERVICE,
   PROVIDER_TEMPLATE_MISMATCH: EXIT.SERVICE,
   CONFIG_INVALID: EXIT.CONFIG,
+  ABORTED: EXIT.ABORTED,
+  // runner
   CONFIG_NOT_FOUND: EXIT.CONFIG,
   CONNECTOR_NOT_FOUND: EXIT.CONFIG,
   PLUGIN_INVALID: EXIT.CONFIG,
   PLUGIN_API_VERSION: EXIT.CONFIG,
   SECRET_MISSING: EXIT.CONFIG,
   CREDENTIALS_MISSING: EXIT.CONFIG,
-  CREDENTIALS_INVALID: EXIT.CONFIG,
   KEYCHAIN_UNAVAILABLE: EXIT.CONFIG,
   TARGET_MISSING: EXIT.CONFIG,
-  DAEMON_LISTEN_FAILED: EXIT.CONFIG,
-  TEMPLATE_MISSING: EXIT.CONFIG,
-  PLUGIN_NAME_INVALID: EXIT.USAGE,
-  TARGET_NOT_EMPTY: EXIT.USAGE,
-  FILE_UNREADABLE: EXIT.USAGE,
-  ICON_INVALID: EXIT.USAGE,
-  TEMPLATE_UNKNOWN: EXIT.USAGE,
-  USAGE: EXIT.USAGE,
-  WARNINGS: EXIT.WARNINGS,
-  PROVIDER_NOT_FOUND: EXIT.NOT_FOUND,
-  DATA_SOURCE_NOT_FOUND: EXIT.NOT_FOUND,
-  EXTRACT_FAILED: EXIT.CONNECTOR,
   STATE_LOCKED: EXIT.STATE,
   STATE_CORRUPT: EXIT.STATE,
-  ABORTED: EXIT.ABORTED,
-};
+  CHECK_FAILED: EXIT.CONNECTOR,
+  EXTRACT_FAILED: EXIT.CONNECTOR,
+  STATE_VALUE_INVALID: EXIT.CONNECTOR,
+  SOURCE_HTTP_ERROR: EXIT.CONNECTOR,
+  SOURCE_NETWORK_ERROR: EXIT.CONNECTOR,
+  DELETION_GUARD: EXIT.GUARD,
+  PUSH_FAILED: EXIT.SERVICE,
+  TARGET_REFUSED: EXIT.CONFIG,
+  PAYLOAD_REFUSED: EXIT.VALIDATION,
+  CREDENTIALS_REFUSED: EXIT.CONFIG,
+  // runner: daemon
+  DAEMON_LISTEN_FAILED: EXIT.CONFIG,
+  DAEMON_STOPPING: EXIT.ERROR,
+  UNEXPECTED: EXIT.ERROR,
+  // runner: plugin scaffold
+  PLUGIN_NAME_INVALID: EXIT.USAGE,
+  TARGET_NOT_EMPTY: EXIT.USAGE,
+  TEMPLATE_MISSING: EXIT.CONFIG,
+  TEMPLATE_INVALID: EXIT.ERROR,
+  // cli
+  USAGE: EXIT.USAGE,
+  FILE_UNREADABLE: EXIT.USAGE,
+  ICON_INVALID: EXIT.USAGE,
+  PROVIDER_NOT_FOUND: EXIT.NOT_FOUND,
+  DATA_SOURCE_NOT_FOUND: EXIT.NOT_FOUND,
+  CREDENTIALS_INVALID: EXIT.CONFIG,
+  WARNINGS: EXIT.WARNINGS,
+} as const satisfies Record<OaaErrorCode, ExitCode>;
+
+/** Whether `code` is one of oaakit's: a plugin's own codes, or a newer version's, are not. */
+function isKnownCode(code: string): code is OaaErrorCode {
+  return Object.hasOwn(BY_CODE, code);
+}
 
 /** The HTTP status of an error from the service (a `ServiceError` of `@oaakit/client`), if it is one. */
-function serviceStatus(error: OaaError): number | undefined {
+function serviceStatus(error: OaaError<string>): number | undefined {
   const status = (error as { status?: unknown }).status;
   return typeof status === 'number' ? status : undefined;
 }
@@ -112,10 +146,10 @@ function isOclifError(error: unknown): boolean {
  * any other `OaaError` by its `code`.
  */
 export function exitCodeOf(error: unknown): ExitCode {
-  if (error instanceof OaaError) {
+  if (isOaaError(error)) {
     const status = serviceStatus(error);
     if (status !== undefined) return serviceExit(status);
-    return BY_CODE[error.code] ?? EXIT.ERROR;
+    return isKnownCode(error.code) ? BY_CODE[error.code] : EXIT.ERROR;
   }
   if (isOclifError(error)) return EXIT.USAGE;
   return EXIT.ERROR;

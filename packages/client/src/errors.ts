@@ -36,7 +36,7 @@ export interface ServiceErrorInit extends RequestInfo {
  * @example
  * try { await client.providers.get(id) } catch (e) { if (e instanceof ServiceError && e.status === 404) ... }
  */
-export class ServiceError extends OaaError {
+export class ServiceError extends OaaError<string> {
   readonly status: number;
   readonly requestId: string | undefined;
   readonly timestamp: string | undefined;

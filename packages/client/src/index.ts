@@ -2,6 +2,7 @@
 
 export { createClient, type Client, type ClientOptions } from './client.js';
 export { ServiceError, RESOURCE_EXHAUSTED, type RequestInfo } from './errors.js';
+export type { ClientErrorCode } from './error-codes.js';
 export { parseRetryAfter, type RetryOptions } from './retry.js';
 export { type ClientLogger } from './logger.js';
 export { type Paginated } from './paginate.js';

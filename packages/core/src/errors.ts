@@ -2,6 +2,7 @@
  * The one error base class of oaakit. Every package throws subclasses or instances of it, so the CLI
  * can map `code` to an exit code and `--json` output in one place.
  */
+import type { OaaErrorCode } from './error-codes.js';
 
 /** A field-level problem, in the shape of the service's `field_violations`. */
 export interface Violation {
@@ -11,9 +12,10 @@ export interface Violation {
   description: string;
 }
 
-export interface OaaErrorOptions {
-  /** Stable machine-readable code, e.g. `VALIDATION_FAILED`, `HTTP_ERROR`. */
-  code: string;
+/** Options of {@link OaaError}; `C` is the set of codes allowed (see `OaaErrorCodes`). */
+export interface OaaErrorOptions<C extends string = OaaErrorCode> {
+  /** Stable machine-readable code, e.g. `VALIDATION_FAILED`, `CONFIG_INVALID`. */
+  code: C;
   /** The error that caused this one. */
   cause?: unknown;
   /** Whether repeating the same operation may succeed. */
@@ -38,18 +40,21 @@ export function redact(value: unknown, depth = 0): unknown {
 }
 
 /**
- * Base class of every error oaakit raises on purpose.
+ * Base class of every error oaakit raises on purpose. `code` is one of the registered
+ * {@link OaaErrorCode}s; a misspelled code does not compile. Errors whose codes are not oaakit's own
+ * name their set: a service error's (`OaaError<string>`), a plugin's (`OaaError<'CSV_...'>`).
  *
  * @example
  * throw new OaaError('data source name must not be empty', { code: 'CONFIG_INVALID', hints: ['set dataSource'] });
  */
-export class OaaError extends Error {
-  readonly code: string;
+export class OaaError<C extends string = OaaErrorCode> extends Error {
+  readonly code: C;
   readonly retryable: boolean;
   readonly details: Record<string, unknown>;
   readonly hints: string[];
 
-  constructor(message: string, options: OaaErrorOptions) {
+  // NoInfer: the code is checked against C (by default every registered code), never widens it.
+  constructor(message: string, options: OaaErrorOptions<NoInfer<C>>) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'OaaError';
     this.code = options.code;
@@ -69,6 +74,14 @@ export class OaaError extends Error {
       hints: this.hints,
     };
   }
+}
+
+/**
+ * Whether `value` is an `OaaError`, of any code: `instanceof` alone types the code of a generic class
+ * as `any`; this types it as a string, which is what a caught error's code is.
+ */
+export function isOaaError(value: unknown): value is OaaError<string> {
+  return value instanceof OaaError;
 }
 
 /** Violations spelled out in an error message; all of them stay in `violations`. */
@@ -91,7 +104,11 @@ export function describeInvalidPayload(template: string, errors: readonly Violat
 /** A payload failed local validation; `violations` lists every error with its path. */
 export class ValidationError extends OaaError {
   readonly violations: Violation[];
-  constructor(message: string, violations: Violation[], options: Partial<OaaErrorOptions> = {}) {
+  constructor(
+    message: string,
+    violations: Violation[],
+    options: Omit<Partial<OaaErrorOptions>, 'code'> = {},
+  ) {
     super(message, { code: 'VALIDATION_FAILED', ...options, details: { ...options.details, violations } });
     this.name = 'ValidationError';
     this.violations = violations;

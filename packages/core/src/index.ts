@@ -2,12 +2,14 @@
 
 export {
   describeInvalidPayload,
+  isOaaError,
   OaaError,
   ValidationError,
   redact,
   type OaaErrorOptions,
   type Violation,
 } from './errors.js';
+export type { CoreErrorCode, OaaErrorCode, OaaErrorCodes } from './error-codes.js';
 
 /** zod, re-exported so plugins define config schemas with the same zod instance as the runner. */
 export { z } from 'zod';

@@ -117,7 +117,7 @@ export interface ApiErrorOptions {
 }
 
 /** An error answered to the caller in the service's error body. */
-export class ApiError extends OaaError {
+export class ApiError extends OaaError<ErrorCode> {
   readonly status: number;
   readonly errorCode: ErrorCode;
   readonly violations: Violation[];

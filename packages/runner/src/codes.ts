@@ -25,6 +25,12 @@ export const RUNNER_ERROR_CODES = {
   STATE_CORRUPT: 'STATE_CORRUPT',
   /** The connector's `check` failed. */
   CHECK_FAILED: 'CHECK_FAILED',
+  /** A value a connector gave `ctx.state.set` that is not JSON. */
+  STATE_VALUE_INVALID: 'STATE_VALUE_INVALID',
+  /** A connector's `ctx.http` call was answered with an error status. */
+  SOURCE_HTTP_ERROR: 'SOURCE_HTTP_ERROR',
+  /** A connector's `ctx.http` call got no answer. */
+  SOURCE_NETWORK_ERROR: 'SOURCE_NETWORK_ERROR',
   /** The connector threw while extracting. */
   EXTRACT_FAILED: 'EXTRACT_FAILED',
   /** The push would remove more identities than the configured share allows. */
@@ -51,3 +57,8 @@ export const RUNNER_ERROR_CODES = {
 
 /** One of {@link RUNNER_ERROR_CODES}. */
 export type RunnerErrorCode = (typeof RUNNER_ERROR_CODES)[keyof typeof RUNNER_ERROR_CODES];
+
+declare module '@oaakit/core' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments core's registry
+  interface OaaErrorCodes extends Record<RunnerErrorCode, true> {}
+}

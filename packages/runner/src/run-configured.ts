@@ -12,6 +12,7 @@ import type { LoadedPlugin } from './plugins/load-plugin.js';
 import { checkConnector } from './pipeline/check-step.js';
 import type { CheckResult } from './pipeline/check-step.js';
 import { runConnector } from './pipeline/run-connector.js';
+import { wrapCause } from './pipeline/wrap-cause.js';
 import type { PushSettings, RunFlags, RunResult } from './pipeline/run-types.js';
 import { StateStore } from './state/state-store.js';
 
@@ -34,15 +35,15 @@ export interface RunConfiguredOptions extends RunFlags {
 export type ConnectorOutcome =
   { connectorId: string; ok: true; result: RunResult } | { connectorId: string; ok: false; error: OaaError };
 
-/** An error with the connector's id in front of its message, same code. */
+/** An error with the connector's id in front of its message, same code and details. */
 function naming(connectorId: string, error: unknown): unknown {
   if (!(error instanceof OaaError) || error.message.includes(`"${connectorId}"`)) return error;
-  return new OaaError(`connector "${connectorId}": ${error.message}`, {
-    code: error.code,
-    cause: error,
-    retryable: error.retryable,
-    details: { connectorId, ...error.details },
-    hints: error.hints,
+  // Only the runner's own errors get here (plugin loading, secrets): their codes are registered.
+  const own = error as OaaError;
+  return wrapCause(own, {
+    code: own.code,
+    message: `connector "${connectorId}"`,
+    details: { connectorId, ...own.details },
   });
 }
 
@@ -170,7 +171,8 @@ export async function runConfiguredConnectors(
       });
     } catch (error) {
       if (!(error instanceof OaaError)) throw error;
-      outcomes.push({ connectorId, ok: false, error });
+      // A run fails with the runner's own errors (`wrapCause`), whose codes are registered.
+      outcomes.push({ connectorId, ok: false, error: error as OaaError });
       if (error.code === RUNNER_ERROR_CODES.ABORTED) break;
     }
   }

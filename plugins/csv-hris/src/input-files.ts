@@ -3,6 +3,7 @@ import { access, constants, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { OaaError } from '@oaakit/core';
 import type { CsvHrisConfig } from './config.js';
+import type { CsvHrisErrorCode } from './error-codes.js';
 
 /** Where a configured file is read from: relative paths start at the config file's directory. */
 export function filePath(file: string, baseDir: string | undefined): string {
@@ -44,15 +45,22 @@ function reason(error: unknown): string {
 }
 
 /** The error naming the files that cannot be read. */
-export function unreadable(failed: UnreadableFile[], baseDir: string | undefined, cause?: unknown): OaaError {
-  return new OaaError(`cannot read ${failed.map((f) => `${f.file} (${f.reason})`).join(', ')}`, {
-    code: 'CSV_FILE_UNREADABLE',
-    cause,
-    details: { files: failed },
-    hints: [
-      `check the files setting of the connector: relative paths start at ${baseDir ?? 'the working directory'}`,
-    ],
-  });
+export function unreadable(
+  failed: UnreadableFile[],
+  baseDir: string | undefined,
+  cause?: unknown,
+): OaaError<CsvHrisErrorCode> {
+  return new OaaError<CsvHrisErrorCode>(
+    `cannot read ${failed.map((f) => `${f.file} (${f.reason})`).join(', ')}`,
+    {
+      code: 'CSV_FILE_UNREADABLE',
+      cause,
+      details: { files: failed },
+      hints: [
+        `check the files setting of the connector: relative paths start at ${baseDir ?? 'the working directory'}`,
+      ],
+    },
+  );
 }
 
 /** `error`, met reading `file`, as the error `assertReadable` would have thrown for it. */
@@ -60,7 +68,7 @@ export function readFailure(
   file: string,
   error: NodeJS.ErrnoException,
   baseDir: string | undefined,
-): OaaError {
+): OaaError<CsvHrisErrorCode> {
   return unreadable([{ file, reason: reason(error) }], baseDir, error);
 }
 

@@ -5,6 +5,7 @@
  */
 import { OaaError, type ConnectorContext, type SourceRequestInit } from '@oaakit/core';
 import { CREDENTIAL_SECRET, type ScimAppConfig, type ScimAuth } from './config.js';
+import type { ScimAppErrorCode } from './error-codes.js';
 
 /** Reads JSON documents from the SCIM service. */
 export interface ScimReader {
@@ -34,7 +35,7 @@ export function createScimReader(ctx: Ctx): ScimReader {
   const baseUrl = ctx.config.baseUrl.replace(/\/+$/, '');
   const credential = ctx.secrets[CREDENTIAL_SECRET];
   if (typeof credential !== 'string' || credential === '') {
-    throw new OaaError(`secret "${CREDENTIAL_SECRET}" is not set`, {
+    throw new OaaError<ScimAppErrorCode>(`secret "${CREDENTIAL_SECRET}" is not set`, {
       code: 'SECRET_MISSING',
       hints: [
         `set the secret "${CREDENTIAL_SECRET}" to the ${auth.type === 'bearer' ? 'bearer token' : 'password'} of the SCIM service`,
@@ -63,12 +64,15 @@ export function createScimReader(ctx: Ctx): ScimReader {
       try {
         return JSON.parse(text) as unknown;
       } catch (err) {
-        throw new OaaError(`the SCIM service answered GET ${url.href} with a body that is not JSON`, {
-          code: 'SCIM_BAD_RESPONSE',
-          cause: err,
-          details: { url: url.href, bodyStart: text.slice(0, 200) },
-          hints: ['check baseUrl: it should be the SCIM base URL, e.g. https://app.example.com/scim/v2'],
-        });
+        throw new OaaError<ScimAppErrorCode>(
+          `the SCIM service answered GET ${url.href} with a body that is not JSON`,
+          {
+            code: 'SCIM_BAD_RESPONSE',
+            cause: err,
+            details: { url: url.href, bodyStart: text.slice(0, 200) },
+            hints: ['check baseUrl: it should be the SCIM base URL, e.g. https://app.example.com/scim/v2'],
+          },
+        );
       }
     },
   };
@@ -82,7 +86,7 @@ function statusOf(err: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
-function requestFailed(url: URL, auth: ScimAuth, err: unknown): OaaError {
+function requestFailed(url: URL, auth: ScimAuth, err: unknown): OaaError<ScimAppErrorCode> {
   const status = statusOf(err);
   const who =
     auth.type === 'bearer' ? 'the bearer token' : `the password of user ${JSON.stringify(auth.username)}`;
@@ -102,7 +106,7 @@ function requestFailed(url: URL, auth: ScimAuth, err: unknown): OaaError {
     status === undefined
       ? `failed: ${err instanceof Error ? err.message : String(err)}`
       : `was answered with HTTP ${status}`;
-  return new OaaError(`SCIM request GET ${url.href} ${reason}`, {
+  return new OaaError<ScimAppErrorCode>(`SCIM request GET ${url.href} ${reason}`, {
     code: 'SCIM_REQUEST_FAILED',
     cause: err,
     retryable: status === undefined || status === 429 || status >= 500,

@@ -5,6 +5,7 @@
  */
 import { OaaError, type ProgressReporter } from '@oaakit/core';
 import type { ScimReader } from './scim-http.js';
+import type { ScimAppErrorCode } from './error-codes.js';
 
 export interface ListOptions {
   reader: ScimReader;
@@ -42,7 +43,7 @@ export async function* listResources(options: ListOptions): AsyncGenerator<unkno
       const id = typeof r === 'object' && r !== null ? (r as { id?: unknown }).id : undefined;
       if (typeof id !== 'string') continue;
       if (seen.has(id)) {
-        throw new OaaError(
+        throw new OaaError<ScimAppErrorCode>(
           `the SCIM service returned ${path} resource ${JSON.stringify(id)} again at startIndex ${startIndex}: it does not page with startIndex`,
           {
             code: 'SCIM_PAGING_BROKEN',
@@ -81,11 +82,14 @@ function readListResponse(body: unknown, path: string, startIndex: number): Page
     (resources === undefined || Array.isArray(resources)) &&
     (Array.isArray(schemas) ? schemas.includes(LIST_RESPONSE) : true);
   if (!ok || (resources === undefined && typeof total !== 'number')) {
-    throw new OaaError(`GET ${path}?startIndex=${startIndex} did not answer with a SCIM ListResponse`, {
-      code: 'SCIM_BAD_RESPONSE',
-      details: { path, startIndex },
-      hints: ['check baseUrl: it should be the SCIM base URL, e.g. https://app.example.com/scim/v2'],
-    });
+    throw new OaaError<ScimAppErrorCode>(
+      `GET ${path}?startIndex=${startIndex} did not answer with a SCIM ListResponse`,
+      {
+        code: 'SCIM_BAD_RESPONSE',
+        details: { path, startIndex },
+        hints: ['check baseUrl: it should be the SCIM base URL, e.g. https://app.example.com/scim/v2'],
+      },
+    );
   }
   const page: Page = { resources: (resources as unknown[] | undefined) ?? [] };
   if (typeof total === 'number' && Number.isFinite(total)) page.totalResults = total;

@@ -4,6 +4,7 @@
  * in any case (they are case-insensitive) and sometimes send `"true"` for a boolean.
  */
 import { OaaError } from '@oaakit/core';
+import type { ScimAppErrorCode } from './error-codes.js';
 
 /** Schema URN of the enterprise User extension. */
 export const ENTERPRISE_USER = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -95,7 +96,7 @@ function values(obj: Json, name: string): string[] {
 function idOf(raw: unknown, kind: string): string {
   const id = isObject(raw) ? str(raw, 'id') : undefined;
   if (id === undefined) {
-    throw new OaaError(`the SCIM service returned a ${kind} without an "id"`, {
+    throw new OaaError<ScimAppErrorCode>(`the SCIM service returned a ${kind} without an "id"`, {
       code: 'SCIM_BAD_RESPONSE',
       details: { kind },
       hints: ['every SCIM resource must carry an id (RFC 7643 section 3.1)'],

@@ -36,7 +36,7 @@ export async function readSource(ctx: SourceContext): Promise<unknown> {
     return JSON.parse(await readFile(filePath(ctx), { encoding: 'utf8', signal: ctx.signal })) as unknown;
   } catch (cause) {
     if (ctx.signal.aborted) throw cause;
-    throw new OaaError(`cannot read ${source}: ${(cause as Error).message}`, {
+    throw new OaaError<'SOURCE_UNREADABLE'>(`cannot read ${source}: ${(cause as Error).message}`, {
       code: 'SOURCE_UNREADABLE',
       cause,
       hints: ['`source` is a URL (http or https) or a path relative to the config file'],
@@ -55,6 +55,6 @@ export async function checkSource(ctx: SourceContext): Promise<void> {
   try {
     await access(filePath(ctx));
   } catch (cause) {
-    throw new OaaError(`cannot read ${source}`, { code: 'SOURCE_UNREADABLE', cause });
+    throw new OaaError<'SOURCE_UNREADABLE'>(`cannot read ${source}`, { code: 'SOURCE_UNREADABLE', cause });
   }
 }

@@ -28,7 +28,7 @@ describe('error rendering', () => {
   it('blanks out secrets in text and JSON, wherever they appear', () => {
     const key = 'sk_live_abcdef123456';
     const error = new OaaError(`request with ${key} failed`, {
-      code: 'X',
+      code: 'PUSH_FAILED',
       details: { url: `https://h/?k=${key}` },
       hints: [`not ${key}`],
     });

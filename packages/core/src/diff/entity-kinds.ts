@@ -151,7 +151,7 @@ const SPECS: Readonly<Record<TemplateName, TemplateSpec>> = {
   },
 };
 
-/** The entity structure of `template`; throws `OaaError` `UNKNOWN_TEMPLATE` for any other name. */
+/** The entity structure of `template`; throws `OaaError` `TEMPLATE_UNKNOWN` for any other name. */
 export function templateSpec(template: TemplateName): TemplateSpec {
   const spec = (SPECS as Partial<Record<string, TemplateSpec>>)[template];
   if (spec === undefined) throw unknownTemplate(template);
@@ -160,7 +160,7 @@ export function templateSpec(template: TemplateName): TemplateSpec {
 
 function unknownTemplate(template: string): OaaError {
   return new OaaError(`unknown payload template '${template}'`, {
-    code: 'UNKNOWN_TEMPLATE',
+    code: 'TEMPLATE_UNKNOWN',
     details: { template },
     hints: ['use one of: application, identity_provider, hris'],
   });

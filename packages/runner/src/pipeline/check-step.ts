@@ -1,13 +1,12 @@
 /** `oaa run --check`: the connector's own cheap reachability and credentials check, nothing else. */
-import { OaaError } from '@oaakit/core';
 import type { Connector } from '@oaakit/core';
 import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { silentLogger } from '../logger.js';
 import type { StateStore } from '../state/state-store.js';
-import { causeDetails } from './cause-details.js';
 import { createConnectorContext, createConnectorState } from './connector-context.js';
 import { abortedRun, parseConnectorConfig } from './extract-step.js';
+import { wrapCause } from './wrap-cause.js';
 
 /** Options of {@link checkConnector}. */
 export interface CheckConnectorOptions {
@@ -64,17 +63,11 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
     await connector.check(ctx);
   } catch (cause) {
     if (signal.aborted) throw abortedRun(connectorId, cause);
-    const inner = cause instanceof OaaError ? cause : undefined;
-    throw new OaaError(
-      `connector "${connectorId}" (plugin ${connector.id}): check failed: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        code: RUNNER_ERROR_CODES.CHECK_FAILED,
-        cause,
-        retryable: inner?.retryable ?? false,
-        details: { connectorId, ...causeDetails(cause) },
-        hints: inner?.hints ?? [],
-      },
-    );
+    throw wrapCause(cause, {
+      code: RUNNER_ERROR_CODES.CHECK_FAILED,
+      message: `connector "${connectorId}" (plugin ${connector.id}): check failed`,
+      details: { connectorId },
+    });
   }
   return { connectorId, checked: true, durationMs: Date.now() - started };
 }

@@ -4,11 +4,11 @@ import type { Connector, ConnectorState, JsonObject } from '@oaakit/core';
 import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { formatViolations, schemaViolations } from '../config/issues.js';
-import { causeDetails } from './cause-details.js';
 import { createConnectorContext } from './connector-context.js';
 import { materialize } from './materialize.js';
 import { extractProgress, throttle } from './progress.js';
 import type { Emit } from './progress.js';
+import { wrapCause } from './wrap-cause.js';
 
 /** The connector's config checked by its own `configSchema`; `CONFIG_INVALID` names each key path. */
 export function parseConnectorConfig(
@@ -41,22 +41,12 @@ export function abortedRun(connectorId: string, cause?: unknown): OaaError {
 }
 
 function extractFailed(connectorId: string, connector: Connector, cause: unknown): OaaError {
-  const inner = cause instanceof OaaError ? cause : undefined;
-  const message = cause instanceof Error ? cause.message : String(cause);
-  return new OaaError(
-    `connector "${connectorId}" (plugin ${connector.id} ${connector.version}) failed while extracting: ${message}`,
-    {
-      code: RUNNER_ERROR_CODES.EXTRACT_FAILED,
-      cause,
-      retryable: inner?.retryable ?? false,
-      details: {
-        connectorId,
-        plugin: connector.id,
-        ...causeDetails(cause),
-      },
-      hints: [...(inner?.hints ?? []), 'nothing was pushed and the state is unchanged'],
-    },
-  );
+  return wrapCause(cause, {
+    code: RUNNER_ERROR_CODES.EXTRACT_FAILED,
+    message: `connector "${connectorId}" (plugin ${connector.id} ${connector.version}) failed while extracting`,
+    details: { connectorId, plugin: connector.id },
+    trailingHints: ['nothing was pushed and the state is unchanged'],
+  });
 }
 
 /** Runs `extract` and returns the materialized payload. */

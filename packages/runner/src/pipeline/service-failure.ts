@@ -5,10 +5,10 @@
  * service itself). The service's field violations and request id stay at the top of the details.
  */
 import { ServiceError } from '@oaakit/client';
-import { OaaError } from '@oaakit/core';
+import type { OaaError, OaaErrorCode } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
-import { causeDetails } from './cause-details.js';
 import type { RunScope } from './run-scope.js';
+import { wrapCause } from './wrap-cause.js';
 
 /** The calls of a run: finding or creating the provider and data source, or the push itself. */
 export type ServiceStep = 'target' | 'push';
@@ -16,7 +16,7 @@ export type ServiceStep = 'target' | 'push';
 const UNCHANGED = 'the state is unchanged: the next run pushes again';
 
 interface Classified {
-  code: string;
+  code: OaaErrorCode;
   message: string;
   hints: string[];
   /**
@@ -76,29 +76,25 @@ function refusal(scope: RunScope, step: ServiceStep, error: ServiceError): Class
  */
 export function serviceFailure(scope: RunScope, step: ServiceStep, cause: unknown): OaaError {
   const { connectorId, options } = scope;
-  const inner = cause instanceof OaaError ? cause : undefined;
-  const text = cause instanceof Error ? cause.message : String(cause);
   const refused = cause instanceof ServiceError ? refusal(scope, step, cause) : undefined;
-  const classified: Classified = refused
-    ? { ...refused, message: `${refused.message}: ${text}` }
-    : {
-        code: RUNNER_ERROR_CODES.PUSH_FAILED,
-        message: `connector "${connectorId}": pushing to provider "${options.provider}", data source "${options.dataSource}" failed: ${text}`,
-        hints: [],
-        serviceHints: true,
-      };
-  return new OaaError(classified.message, {
+  const classified: Classified = refused ?? {
+    code: RUNNER_ERROR_CODES.PUSH_FAILED,
+    message: `connector "${connectorId}": pushing to provider "${options.provider}", data source "${options.dataSource}" failed`,
+    hints: [],
+    serviceHints: true,
+  };
+  return wrapCause(cause, {
     code: classified.code,
-    cause,
-    retryable: inner?.retryable ?? false,
+    message: classified.message,
     details: {
       connectorId,
       provider: options.provider,
       dataSource: options.dataSource,
       step,
       ...(cause instanceof ServiceError ? { status: cause.status } : {}),
-      ...causeDetails(cause),
     },
-    hints: [...classified.hints, ...(classified.serviceHints ? (inner?.hints ?? []) : []), UNCHANGED],
+    hints: classified.hints,
+    causeHints: classified.serviceHints,
+    trailingHints: [UNCHANGED],
   });
 }

@@ -17,3 +17,8 @@ export const SCAFFOLD_ERROR_CODES = {
 
 /** One of {@link SCAFFOLD_ERROR_CODES}. */
 export type ScaffoldErrorCode = (typeof SCAFFOLD_ERROR_CODES)[keyof typeof SCAFFOLD_ERROR_CODES];
+
+declare module '@oaakit/core' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments core's registry
+  interface OaaErrorCodes extends Record<ScaffoldErrorCode, true> {}
+}

@@ -5,9 +5,10 @@
  * with the memory held bounded by the limits.
  */
 import { OaaError } from '@oaakit/core';
+import type { CsvHrisErrorCode } from '../error-codes.js';
 
 /** Why the parser stopped, and where. */
-export class CsvInputError extends OaaError {
+export class CsvInputError extends OaaError<CsvHrisErrorCode> {
   /** The line of the input (1-based) the record starts on, or the line of a NUL byte. */
   readonly line: number;
   /** The 0-based index of the field in its record; undefined when the whole input is refused. */

@@ -34,7 +34,10 @@ export type SourceUser = z.infer<typeof userSchema>;
 export function parseExport(value: unknown, source: string): SourceExport {
   const parsed = sourceExportSchema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw new OaaError(`${source} is not an export of __DISPLAY_NAME__:\n${z.prettifyError(parsed.error)}`, {
-    code: 'SOURCE_INVALID',
-  });
+  throw new OaaError<'SOURCE_INVALID'>(
+    `${source} is not an export of __DISPLAY_NAME__:\n${z.prettifyError(parsed.error)}`,
+    {
+      code: 'SOURCE_INVALID',
+    },
+  );
 }

@@ -139,6 +139,13 @@ export {
 } from './diff/diff-payloads.js';
 export { applyIncremental } from './diff/apply-incremental.js';
 export { ENTITY_KINDS, type EntityKind } from './diff/entity-kinds.js';
+export {
+  countEntities,
+  hasHeaderFields,
+  identityKind,
+  templateKinds,
+  type EntityCounts,
+} from './diff/entity-counts.js';
 export type { JsonObject } from './diff/json.js';
 
 // Builders

@@ -37,7 +37,7 @@ export type { AcquireLockOptions, HeldLock, LockHolder } from './state/lock.js';
 // The pipeline
 export { runConnector } from './pipeline/run-connector.js';
 export { checkConnector, type CheckConnectorOptions, type CheckResult } from './pipeline/check-step.js';
-export { type EntityCounts } from './pipeline/entity-counts.js';
+export type { EntityCounts } from '@oaakit/core';
 export {
   type DiffSummary,
   type GuardVerdict,

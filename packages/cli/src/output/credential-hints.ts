@@ -17,7 +17,7 @@ const WHERE: Readonly<Record<KeySource, string>> = {
 };
 
 /** 401 or 403 when the error is (or wraps) the service refusing the key; undefined otherwise. */
-function refusedStatus(error: OaaError): 401 | 403 | undefined {
+function refusedStatus(error: OaaError<string>): 401 | 403 | undefined {
   const own = (error as { status?: unknown }).status;
   const status =
     typeof own === 'number'
@@ -32,7 +32,7 @@ function refusedStatus(error: OaaError): 401 | 403 | undefined {
  * The hints of `error`, led by what to do about a refused key. The service's own advice on a refused
  * key (send a bearer header) is for those who write API calls, so it gives way to these hints.
  */
-export function hintsWithCredentials(error: OaaError, source: KeySource | undefined): string[] {
+export function hintsWithCredentials(error: OaaError<string>, source: KeySource | undefined): string[] {
   const status = refusedStatus(error);
   if (status === undefined) return error.hints;
   const fromService = typeof (error as { status?: unknown }).status === 'number';

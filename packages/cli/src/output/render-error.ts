@@ -2,8 +2,8 @@
  * How an error looks to a user: message, every violation, hints; a stack only with `OAA_DEBUG=1`;
  * never a secret. The only place the CLI turns errors into text or JSON.
  */
-import { OaaError } from '@oaakit/core';
-import type { Violation } from '@oaakit/core';
+import { isOaaError } from '@oaakit/core';
+import type { OaaError, Violation } from '@oaakit/core';
 import { exitCodeOf } from '../exit-codes.js';
 import { hintsWithCredentials } from './credential-hints.js';
 import type { KeySource } from './credential-hints.js';
@@ -36,14 +36,14 @@ export interface RenderErrorOptions {
   keySource?: KeySource | undefined;
 }
 
-function violationsOf(error: OaaError): Violation[] {
+function violationsOf(error: OaaError<string>): Violation[] {
   const own = (error as { violations?: unknown }).violations;
   if (Array.isArray(own)) return own as Violation[];
   const inDetails = error.details['violations'];
   return Array.isArray(inDetails) ? (inDetails as Violation[]) : [];
 }
 
-function requestIdOf(error: OaaError): string | null {
+function requestIdOf(error: OaaError<string>): string | null {
   const own = (error as { requestId?: unknown }).requestId;
   const id = own ?? error.details['requestId'];
   return typeof id === 'string' ? id : null;
@@ -52,7 +52,7 @@ function requestIdOf(error: OaaError): string | null {
 /** The JSON shape of any thrown value. */
 export function errorJson(error: unknown, options: RenderErrorOptions): ErrorJson {
   const exitCode = exitCodeOf(error);
-  if (error instanceof OaaError) {
+  if (isOaaError(error)) {
     const { violations: _violations, ...details } = error.details;
     return scrub(
       {

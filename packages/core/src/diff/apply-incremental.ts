@@ -1,5 +1,6 @@
 import { ValidationError, type Violation } from '../errors.js';
-import { templateSpec, type KindSpec, type TemplateName } from './entity-kinds.js';
+import { templateSpec, type KindSpec } from './entity-kinds.js';
+import type { Template } from '../schemas/templates.js';
 import {
   displayKey,
   forEachEntity,
@@ -197,7 +198,7 @@ function applyCollection(
 
 /**
  * Applies an incremental payload to the full payload it updates and returns the new full payload,
- * following the conventions documented on `INCREMENTAL_OPERATIONS`. This is how the emulator
+ * following the conventions documented in `diff/operations.ts`. This is how the emulator
  * processes an incremental push, so the payload is checked: `add` of an existing object, `modify`,
  * `delete` or a tag operation on a missing one, `add` and `modify` of one object, an operation
  * repeated on one object, an unknown or missing `operation`, and `incremental_change` not `true`
@@ -211,7 +212,7 @@ function applyCollection(
  * stored = applyIncremental('application', stored, pushed); // ValidationError -> 400 with field_violations
  */
 export function applyIncremental(
-  template: TemplateName,
+  template: Template,
   before: JsonObject,
   incremental: JsonObject,
 ): JsonObject {

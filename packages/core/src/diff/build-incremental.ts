@@ -1,5 +1,6 @@
 import { OaaError, type Violation } from '../errors.js';
-import { templateSpec, type KindSpec, type TemplateName } from './entity-kinds.js';
+import { templateSpec, type KindSpec } from './entity-kinds.js';
+import type { Template } from '../schemas/templates.js';
 import { identifyingFields } from './entity-key.js';
 import { headerOf, isOwnField, ownChanges } from './entity-parts.js';
 import type { JsonObject } from './json.js';
@@ -60,7 +61,7 @@ function collectionEntries(spec: KindSpec, before: unknown, after: unknown, side
  * An incremental payload (`incremental_change: true`) that turns `before` into `after`: `add` for
  * new entities, `modify` for changed ones, `delete` for removed ones, `add_tag` / `remove_tag`
  * for changed tags, and an application or resource without `operation` when only its nested
- * entities changed (conventions: see `INCREMENTAL_OPERATIONS`). The header fields of `after` are always
+ * entities changed (conventions: see `diff/operations.ts`). The header fields of `after` are always
  * included. Unchanged entities are left out, so for equal payloads every collection is empty.
  * `applyIncremental(template, before, result)` gives back `after`, up to order and unused values.
  *
@@ -73,7 +74,7 @@ function collectionEntries(spec: KindSpec, before: unknown, after: unknown, side
  * const update = buildIncrementalPayload('identity_provider', lastPushed, extracted);
  */
 export function buildIncrementalPayload(
-  template: TemplateName,
+  template: Template,
   before: JsonObject,
   after: JsonObject,
 ): JsonObject {

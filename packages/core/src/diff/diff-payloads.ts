@@ -1,11 +1,6 @@
 import type { Violation } from '../errors.js';
-import {
-  ENTITY_KINDS,
-  templateSpec,
-  type EntityKind,
-  type KindSpec,
-  type TemplateName,
-} from './entity-kinds.js';
+import { ENTITY_KINDS, templateSpec, type EntityKind, type KindSpec } from './entity-kinds.js';
+import type { Template } from '../schemas/templates.js';
 import { displayKey, indexCollection, type IndexedEntity } from './entity-key.js';
 import { encodeHeader, ownChanges } from './entity-parts.js';
 import type { JsonObject } from './json.js';
@@ -47,7 +42,7 @@ export interface KindCounts {
 
 /** Entity-level difference of two payloads of one template. */
 export interface PayloadDiff {
-  readonly template: TemplateName;
+  readonly template: Template;
   /** True when a top-level field that is not an entity collection differs (e.g. `custom_property_definition`). */
   readonly headerChanged: boolean;
   /** Every kind is present; kinds the template lacks are empty. */
@@ -174,7 +169,7 @@ function countsOf(kind: KindDiff): KindCounts {
  * if (diff.isEmpty) return;
  * logger.info(`${diff.counts.local_users.removed} local users removed`);
  */
-export function diffPayloads(template: TemplateName, before: JsonObject, after: JsonObject): PayloadDiff {
+export function diffPayloads(template: Template, before: JsonObject, after: JsonObject): PayloadDiff {
   const spec = templateSpec(template);
   const out = new DiffCollector();
   const beforeViolations: Violation[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OaaError, ValidationError } from '../errors.js';
-import type { TemplateName } from './entity-kinds.js';
+import type { Template } from '../schemas/templates.js';
 import { digest } from './digest.js';
 
 const base = {
@@ -74,7 +74,7 @@ describe('digest', () => {
 
   it('differs between templates for the same object', () => {
     const payload = { name: 'x' };
-    const templates: TemplateName[] = ['application', 'identity_provider', 'hris'];
+    const templates: Template[] = ['application', 'identity_provider', 'hris'];
     expect(new Set(templates.map((t) => digest(t, payload))).size).toBe(3);
   });
 
@@ -87,7 +87,7 @@ describe('digest', () => {
   });
 
   it('rejects an unknown template', () => {
-    const call = (): string => digest('ldap' as TemplateName, {});
+    const call = (): string => digest('ldap' as Template, {});
     expect(call).toThrow(OaaError);
     expect(call).toThrow("unknown payload template 'ldap'");
   });

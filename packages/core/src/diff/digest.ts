@@ -1,6 +1,7 @@
 import { createHash, hash } from 'node:crypto';
 import type { Violation } from '../errors.js';
-import { templateSpec, type ChildCollection, type TemplateName } from './entity-kinds.js';
+import { templateSpec, type ChildCollection } from './entity-kinds.js';
+import type { Template } from '../schemas/templates.js';
 import { forEachEntity } from './entity-key.js';
 import { encodeHeader, encodeOwn } from './entity-parts.js';
 import { joinPath, type JsonObject } from './json.js';
@@ -45,7 +46,7 @@ function collectionsText(
  * @example
  * if (digest('application', payload) === state.lastDigest) return; // nothing changed, skip the push
  */
-export function digest(template: TemplateName, payload: JsonObject): string {
+export function digest(template: Template, payload: JsonObject): string {
   const spec = templateSpec(template);
   const violations: Violation[] = [];
   const h = createHash('sha256');

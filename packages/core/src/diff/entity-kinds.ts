@@ -4,9 +4,7 @@
  */
 
 import { OaaError } from '../errors.js';
-
-/** The three payload templates of the service. */
-export type TemplateName = 'application' | 'identity_provider' | 'hris';
+import type { Template } from '../schemas/templates.js';
 
 /** An entity collection, named as its field in the payload (sub-resources count as `resources`). */
 export type EntityKind =
@@ -68,10 +66,12 @@ export interface ChildCollection {
 
 /** The entity structure of one template. */
 export interface TemplateSpec {
-  readonly template: TemplateName;
+  readonly template: Template;
   readonly collections: readonly ChildCollection[];
   /** Whether the service accepts `incremental_change: true` for this template. */
   readonly incremental: boolean;
+  /** The kind of the template's people, whose removal the deletion guard watches. */
+  readonly identityKind: EntityKind;
 }
 
 function leaf(kind: EntityKind, label: string, key: KeyRule, identifying: readonly string[]): KindSpec {
@@ -113,10 +113,11 @@ const application: KindSpec = {
 
 const idpPrincipalKey: KeyRule = { first: ['identity', 'name'] };
 
-const SPECS: Readonly<Record<TemplateName, TemplateSpec>> = {
+const SPECS: Readonly<Record<Template, TemplateSpec>> = {
   application: {
     template: 'application',
     incremental: true,
+    identityKind: 'local_users',
     collections: [
       { field: 'applications', spec: application },
       { field: 'permissions', spec: leaf('permissions', 'permission', byName, ['name']) },
@@ -134,6 +135,7 @@ const SPECS: Readonly<Record<TemplateName, TemplateSpec>> = {
   identity_provider: {
     template: 'identity_provider',
     incremental: true,
+    identityKind: 'users',
     collections: [
       { field: 'domains', spec: leaf('domains', 'domain', byName, ['name']) },
       { field: 'users', spec: leaf('users', 'user', idpPrincipalKey, ['name', 'identity']) },
@@ -144,6 +146,7 @@ const SPECS: Readonly<Record<TemplateName, TemplateSpec>> = {
   hris: {
     template: 'hris',
     incremental: false,
+    identityKind: 'employees',
     collections: [
       { field: 'employees', spec: leaf('employees', 'employee', byId, ['id', 'name']) },
       { field: 'groups', spec: leaf('groups', 'group', byId, ['id', 'name']) },
@@ -152,7 +155,7 @@ const SPECS: Readonly<Record<TemplateName, TemplateSpec>> = {
 };
 
 /** The entity structure of `template`; throws `OaaError` `TEMPLATE_UNKNOWN` for any other name. */
-export function templateSpec(template: TemplateName): TemplateSpec {
+export function templateSpec(template: Template): TemplateSpec {
   const spec = (SPECS as Partial<Record<string, TemplateSpec>>)[template];
   if (spec === undefined) throw unknownTemplate(template);
   return spec;

@@ -6,12 +6,13 @@
 import type { Violation } from '../errors.js';
 import type { KindSpec } from './entity-kinds.js';
 import type { JsonObject } from './json.js';
-import { INCREMENTAL_OPERATIONS, isOperation } from './operations.js';
+import { OPERATIONS } from '../schemas/common.js';
+import { isOperation } from './operations.js';
 
 /** An operation as tracked for conflicts; `none` is a containing entry without operation. */
 export type Tracked = 'add' | 'modify' | 'delete' | 'add_tag' | 'remove_tag' | 'none';
 
-const EXPECTED = INCREMENTAL_OPERATIONS.join(', ');
+const EXPECTED = OPERATIONS.join(', ');
 
 function describe(op: Tracked): string {
   return op === 'none' ? 'an entry without operation' : `operation '${op}'`;

@@ -1,5 +1,5 @@
 /**
- * The `operation` values of an incremental payload.
+ * The `operation` values of an incremental payload: `OPERATIONS` of the payload schemas.
  *
  * Conventions of oaakit (the builder emits them, `applyIncremental` and so the emulator expects them):
  * - `add` carries the whole entity, nested collections included as plain data (no operations inside).
@@ -17,21 +17,10 @@
  * - One object takes each operation at most once per payload, never both `add` and `modify`, and
  *   nothing besides `delete` once deleted.
  */
-export const INCREMENTAL_OPERATIONS = [
-  'add',
-  'modify',
-  'delete',
-  'add_tag',
-  'remove_tag',
-  'delete_tag',
-] as const;
-
-/** An `operation` value of an incremental payload entry. */
-export type IncrementalOperation = (typeof INCREMENTAL_OPERATIONS)[number];
-
+import { OPERATIONS, type Operation } from '../schemas/common.js';
 /** True for a known `operation` value. */
-export function isOperation(value: unknown): value is IncrementalOperation {
-  return typeof value === 'string' && (INCREMENTAL_OPERATIONS as readonly string[]).includes(value);
+export function isOperation(value: unknown): value is Operation {
+  return typeof value === 'string' && (OPERATIONS as readonly string[]).includes(value);
 }
 
 /** `OaaError.code` of `buildIncrementalPayload` for a template that takes no incremental payloads. */

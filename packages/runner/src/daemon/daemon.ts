@@ -68,7 +68,8 @@ export interface Daemon {
 }
 
 function asOaaError(error: unknown): OaaError {
-  if (error instanceof OaaError) return error;
+  // A reload fails with the runner's own errors (config, plugins), whose codes are registered.
+  if (error instanceof OaaError) return error as OaaError;
   return new OaaError(error instanceof Error ? error.message : String(error), {
     code: 'UNEXPECTED',
     cause: error,

@@ -1,7 +1,7 @@
 /** What the daemon remembers of one finished run, for `/healthz`, the metrics and the log line. */
-import { OaaError } from '@oaakit/core';
+import { isOaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
-import type { EntityCounts } from '../pipeline/entity-counts.js';
+import type { EntityCounts } from '@oaakit/core';
 import type { RunResult } from '../pipeline/run-types.js';
 
 /**
@@ -52,7 +52,7 @@ export function recordOfResult(result: RunResult, overlapSkipped: number): RunRe
 export function recordOfError(options: { error: unknown; started: Date; overlapSkipped: number }): RunRecord {
   const { error, started } = options;
   const finished = new Date();
-  const code = error instanceof OaaError ? error.code : 'UNEXPECTED';
+  const code = isOaaError(error) ? error.code : 'UNEXPECTED';
   const message = error instanceof Error ? error.message : String(error);
   return {
     status: code === RUNNER_ERROR_CODES.ABORTED ? 'aborted' : 'failed',
@@ -60,6 +60,6 @@ export function recordOfError(options: { error: unknown; started: Date; overlapS
     finishedAt: finished.toISOString(),
     durationMs: finished.getTime() - started.getTime(),
     overlapSkipped: options.overlapSkipped,
-    error: { code, message, retryable: error instanceof OaaError ? error.retryable : false },
+    error: { code, message, retryable: isOaaError(error) ? error.retryable : false },
   };
 }

@@ -1,27 +1,50 @@
 /** The diff against the last push, its summary, and the mass-deletion guard. */
-import { OaaError, diffPayloads } from '@oaakit/core';
-import type { EntityKind, JsonObject, KindCounts, PayloadDiff, Template } from '@oaakit/core';
+import { OaaError, diffPayloads, hasHeaderFields, identityKind } from '@oaakit/core';
+import type { EntityCounts, EntityKind, JsonObject, KindCounts, PayloadDiff, Template } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
-import { IDENTITY_KIND } from './entity-counts.js';
-import type { EntityCounts } from './entity-counts.js';
 import type { DiffSummary, GuardVerdict } from './run-types.js';
 
 /** Share of the last push's identities a run may remove by default. */
 export const DEFAULT_MAX_DELETION_SHARE = 0.2;
 
-/** Diffs `next` against the last pushed payload (or nothing, for a first push) and summarizes it. */
+/**
+ * A first push: everything is added. Summarized from the entity counts, since diffing every entity
+ * against nothing would build one diff item per entity only to count them.
+ */
+function firstPush(template: Template, next: JsonObject, counts: EntityCounts): DiffSummary {
+  const byKind: Partial<Record<EntityKind, KindCounts>> = {};
+  let added = 0;
+  for (const [kind, n] of Object.entries(counts) as [EntityKind, number][]) {
+    if (n === 0) continue;
+    byKind[kind] = { added: n, removed: 0, changed: 0 };
+    added += n;
+  }
+  return {
+    firstPush: true,
+    headerChanged: hasHeaderFields(template, next),
+    byKind,
+    totals: { added, removed: 0, changed: 0 },
+  };
+}
+
+/**
+ * Diffs `next` (holding `counts` entities) against the last pushed payload, or summarizes a first
+ * push when there is none.
+ */
 export function diffAgainst(
   template: Template,
   previous: JsonObject | undefined,
   next: JsonObject,
+  counts: EntityCounts,
 ): DiffSummary {
-  const diff: PayloadDiff = diffPayloads(template, previous ?? {}, next);
+  if (previous === undefined) return firstPush(template, next, counts);
+  const diff: PayloadDiff = diffPayloads(template, previous, next);
   const byKind: Partial<Record<EntityKind, KindCounts>> = {};
   for (const [kind, counts] of Object.entries(diff.counts) as [EntityKind, KindCounts][]) {
     if (counts.added + counts.removed + counts.changed > 0) byKind[kind] = counts;
   }
   return {
-    firstPush: previous === undefined,
+    firstPush: false,
     headerChanged: diff.headerChanged,
     byKind,
     totals: diff.totals,
@@ -37,7 +60,7 @@ export function judgeDeletions(options: {
   force: boolean;
 }): GuardVerdict | undefined {
   if (options.diff.firstPush || options.previousCounts === undefined) return undefined;
-  const kind = IDENTITY_KIND[options.template];
+  const kind = identityKind(options.template);
   const previous = options.previousCounts[kind] ?? 0;
   const removed = options.diff.byKind[kind]?.removed ?? 0;
   const share = previous === 0 ? 0 : removed / previous;

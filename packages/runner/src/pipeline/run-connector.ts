@@ -3,14 +3,13 @@
  * create provider and data source -> push -> warnings -> commit the state. The state changes only
  * after a successful push (or a verified skip); any failure leaves it as it was.
  */
-import { OaaError, digest } from '@oaakit/core';
+import { OaaError, countEntities, digest } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { silentLogger } from '../logger.js';
 import type { HeldLock } from '../state/lock.js';
 import type { StoredState } from '../state/stored-state.js';
 import { createConnectorState } from './connector-context.js';
 import { diffAgainst, guardRefusal, judgeDeletions } from './diff-step.js';
-import { countEntities } from './entity-counts.js';
 import { abortedRun, extractPayload, parseConnectorConfig } from './extract-step.js';
 import { savePayloadFile } from './payload-bytes.js';
 import { pushAndCommit } from './push-step.js';
@@ -82,7 +81,7 @@ async function prepare(scope: RunScope, stored: StoredState | undefined) {
   // Equal digests mean equal data, so the snapshot is read only when something changed.
   const before =
     previous === undefined || unchanged ? undefined : await options.state.readSnapshot(connectorId, previous);
-  const diff = unchanged ? noChange() : diffAgainst(template, before, payload);
+  const diff = unchanged ? noChange() : diffAgainst(template, before, payload, counts);
   const guard = judgeDeletions({
     template,
     diff,

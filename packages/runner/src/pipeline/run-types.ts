@@ -1,9 +1,8 @@
 /** Options, progress events and the result of a connector run. */
 import type { Client, PushWarning } from '@oaakit/client';
-import type { Connector, EntityKind, KindCounts, Template, Violation } from '@oaakit/core';
+import type { Connector, EntityCounts, EntityKind, KindCounts, Template, Violation } from '@oaakit/core';
 import type { Logger } from 'pino';
 import type { StateStore } from '../state/state-store.js';
-import type { EntityCounts } from './entity-counts.js';
 
 /** The stages a run reports progress for. */
 export type RunPhase = 'extract' | 'validate' | 'diff' | 'push';

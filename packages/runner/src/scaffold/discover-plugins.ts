@@ -6,7 +6,7 @@
  */
 import { realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { CONNECTOR_API_VERSION, OaaError } from '@oaakit/core';
+import { CONNECTOR_API_VERSION, isOaaError } from '@oaakit/core';
 import type { Template } from '@oaakit/core';
 import type { LoadedConfig } from '../config/load-config.js';
 import { isPathSpec, loadPlugin } from '../plugins/load-plugin.js';
@@ -71,7 +71,7 @@ function realOrUndefined(path: string): string | undefined {
 }
 
 function errorOf(error: unknown): NonNullable<DiscoveredPlugin['error']> {
-  if (error instanceof OaaError) return { code: error.code, message: error.message, hints: error.hints };
+  if (isOaaError(error)) return { code: error.code, message: error.message, hints: error.hints };
   return {
     code: 'PLUGIN_INVALID',
     message: error instanceof Error ? error.message : String(error),

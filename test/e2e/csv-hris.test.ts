@@ -3,6 +3,7 @@
  * as employees, managers and department / cost-center groups in the emulator's graph; an unchanged
  * second run pushes nothing; a changed export shows its diff in a dry run, still pushing nothing.
  */
+import assert from 'node:assert/strict';
 import { copyFile, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,8 +84,8 @@ describe('oaa run with the CSV HRIS plugin', () => {
       diff: { firstPush: true, byKind: { employees: { added: 6, removed: 0, changed: 0 } } },
       push: { mode: 'single' },
     });
-    expect('id' in result.dataSource).toBe(true);
-    dataSourceId = (result.dataSource as { id: string }).id;
+    assert(result.status === 'pushed');
+    dataSourceId = result.dataSource.id;
     expect((await emu.admin.calls.pushes()).length).toBe(1);
   });
 

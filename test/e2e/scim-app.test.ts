@@ -4,6 +4,7 @@
  * emulator started here. The graph then holds the users' roles, permissions and group memberships,
  * and the provider is marked as SCIM-provisioned.
  */
+import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,7 +98,8 @@ describe('oaa run with the SCIM app plugin', () => {
       dataSource: { name: 'Wiki SCIM', created: true },
       counts: { applications: 1, local_users: 4, local_groups: 3, local_roles: 2, permissions: 2 },
     });
-    dataSourceId = (result.dataSource as { id: string }).id;
+    assert(result.status === 'pushed');
+    dataSourceId = result.dataSource.id;
     expect((await emu.admin.calls.pushes()).length).toBe(1);
     expect(scim.requests.some((r) => r.path.endsWith('/Users') && r.status === 200)).toBe(true);
   });

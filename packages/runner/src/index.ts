@@ -46,7 +46,11 @@ export {
   type RunFlags,
   type RunPhase,
   type RunProgressEvent,
+  type DryRunResult,
+  type PushedRunResult,
   type RunResult,
+  type RunResultCommon,
+  type SkippedRunResult,
   type TargetRef,
 } from './pipeline/run-types.js';
 export {

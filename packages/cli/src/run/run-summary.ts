@@ -31,7 +31,11 @@ const COLUMNS: readonly Column<RunResult>[] = [
   {
     header: 'PUSH',
     get: (r) =>
-      r.push === undefined ? undefined : r.push.mode === 'single' ? 'single' : `multipart (${r.push.chunks})`,
+      r.status !== 'pushed'
+        ? undefined
+        : r.push.mode === 'single'
+          ? 'single'
+          : `multipart (${r.push.chunks})`,
   },
   { header: 'WARNINGS', get: (r) => warningCount(r), right: true },
   { header: 'DURATION', get: (r) => formatDuration(r.durationMs), right: true },

@@ -43,7 +43,7 @@ export function recordOfResult(result: RunResult, overlapSkipped: number): RunRe
     durationMs: result.durationMs,
     entities: entityTotal(result.counts),
     counts: result.counts,
-    ...(result.status === 'pushed' && result.bytes !== undefined ? { bytes: result.bytes } : {}),
+    ...(result.status === 'pushed' ? { bytes: result.bytes } : {}),
     overlapSkipped,
   };
 }

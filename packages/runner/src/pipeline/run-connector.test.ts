@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -22,12 +23,12 @@ describe('runConnector against the emulator', () => {
     const events: RunProgressEvent[] = [];
     const result = await h.run('app', { onProgress: (e) => events.push(e) });
 
-    expect(result.status).toBe('pushed');
+    assert(result.status === 'pushed');
     expect(result.provider).toMatchObject({ name: 'Fixture Provider', created: true });
     expect(result.dataSource).toMatchObject({ name: 'fixture (main)', created: true });
     expect(result.counts.local_users).toBe(12);
     expect(result.push).toEqual({ mode: 'single', chunks: 1 });
-    expect(result.bytes!.json).toBeGreaterThan(result.bytes!.compressed);
+    expect(result.bytes.json).toBeGreaterThan(result.bytes.compressed);
     expect(result.diff).toMatchObject({
       firstPush: true,
       byKind: { local_users: { added: 12, removed: 0, changed: 0 } },
@@ -46,7 +47,7 @@ describe('runConnector against the emulator', () => {
       ]),
     );
 
-    const provider = await h.client().providers.get((result.provider as { id: string }).id);
+    const provider = await h.client().providers.get(result.provider.id);
     expect(provider).toMatchObject({
       custom_template: 'application',
       external_lifecycle_management_type: 'SCIM',
@@ -124,7 +125,7 @@ describe('runConnector against the emulator', () => {
     expect(result).toMatchObject({ status: 'dry-run', diff: { firstPush: true }, savedPayload: jsonPath });
     const saved = JSON.parse(await readFile(jsonPath, 'utf8'));
     expect(saved.applications[0].local_users).toHaveLength(3);
-    expect(result.bytes!.json).toBe((await readFile(jsonPath)).byteLength);
+    expect(result.bytes?.json).toBe((await readFile(jsonPath)).byteLength);
 
     const gzPath = join(h.dir, 'payload.json.gz');
     await h.run('app', { dryRun: true, offline: true, savePayload: gzPath });
@@ -185,24 +186,26 @@ describe('runConnector against the emulator', () => {
   it('pushes again when the provider was deleted on the server, even if nothing changed', async () => {
     await h.config([appEntry()]);
     const first = await h.run('app');
-    const firstId = (first.provider as { id: string }).id;
+    assert(first.status === 'pushed');
+    const firstId = first.provider.id;
     await h.client().providers.delete(firstId);
 
     const second = await h.run('app');
-    expect(second.status).toBe('pushed');
+    assert(second.status === 'pushed');
     expect(second.provider).toMatchObject({ name: 'Fixture Provider', created: true });
-    expect((second.provider as { id: string }).id).not.toBe(firstId);
-    expect((await h.state().read('app'))?.provider.id).toBe((second.provider as { id: string }).id);
+    expect(second.provider.id).not.toBe(firstId);
+    expect((await h.state().read('app'))?.provider.id).toBe(second.provider.id);
     expect(await h.run('app')).toMatchObject({ status: 'skipped' });
   });
 
   it('splits a large payload into multipart chunks, then skips it unchanged', async () => {
     await h.config([appEntry({ userCount: 40, filler: 2000 })]);
     const result = await h.run('app', { push: { maxBodyBytes: 16 * 1024 } });
-    expect(result.push!.mode).toBe('multipart');
-    expect(result.push!.chunks).toBeGreaterThan(1);
+    assert(result.status === 'pushed');
+    expect(result.push.mode).toBe('multipart');
+    expect(result.push.chunks).toBeGreaterThan(1);
     const calls = await h.admin.calls.list();
-    expect(calls.filter((c) => c.path.endsWith(':parts')).length).toBe(result.push!.chunks + 2);
+    expect(calls.filter((c) => c.path.endsWith(':parts')).length).toBe(result.push.chunks + 2);
     expect(await h.run('app', { push: { maxBodyBytes: 16 * 1024 } })).toMatchObject({ status: 'skipped' });
   });
 });

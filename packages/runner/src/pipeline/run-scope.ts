@@ -1,7 +1,7 @@
 /** What every step of one run shares. */
 import type { Logger } from 'pino';
 import type { Emit } from './progress.js';
-import type { RunConnectorOptions, RunResult } from './run-types.js';
+import type { RunConnectorOptions, RunResultCommon } from './run-types.js';
 
 /** The run being carried out. */
 export interface RunScope {
@@ -14,13 +14,10 @@ export interface RunScope {
 }
 
 /** The parts of a result known before the push. */
-export type ResultBase = Omit<
-  RunResult,
-  'status' | 'skipped' | 'provider' | 'dataSource' | 'push' | 'startedAt' | 'finishedAt' | 'durationMs'
->;
+export type ResultBase = Omit<RunResultCommon, 'startedAt' | 'finishedAt' | 'durationMs'>;
 
 /** The timing fields of a result, taken now. */
-export function timing(scope: RunScope): Pick<RunResult, 'startedAt' | 'finishedAt' | 'durationMs'> {
+export function timing(scope: RunScope): Pick<RunResultCommon, 'startedAt' | 'finishedAt' | 'durationMs'> {
   const end = new Date();
   return {
     startedAt: scope.started.toISOString(),

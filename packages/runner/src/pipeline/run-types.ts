@@ -114,24 +114,18 @@ export interface TargetRef {
   created: boolean;
 }
 
-/** What a run did; also written as `last-run.json` and the CLI's `--json` / `--report`. */
-export interface RunResult {
+/** What every run result holds, whatever its status. */
+export interface RunResultCommon {
   connectorId: string;
   connector: { id: string; version: string };
   template: Template;
-  /** `pushed`; `skipped` (nothing changed, see `skipped`); `dry-run` (stopped before the push). */
-  status: 'pushed' | 'skipped' | 'dry-run';
-  skipped?: 'unchanged';
-  provider: TargetRef | { name: string };
-  dataSource: TargetRef | { name: string };
   /** Entities per kind in the payload. */
   counts: EntityCounts;
   digest: string;
   diff: DiffSummary;
   guard: GuardVerdict | undefined;
-  /** Set when something was pushed (or saved with `savePayload`). */
+  /** Set when something was pushed or saved with `savePayload`. */
   bytes?: { json: number; compressed: number };
-  push?: { mode: 'single' | 'multipart'; chunks: number };
   /** The service's warnings on the push. */
   warnings: PushWarning[];
   /** Warnings of local validation (e.g. a role without permissions). */
@@ -142,3 +136,33 @@ export interface RunResult {
   finishedAt: string;
   durationMs: number;
 }
+
+/** The payload was pushed to the provider and data source (created by this run when new). */
+export interface PushedRunResult extends RunResultCommon {
+  status: 'pushed';
+  provider: TargetRef;
+  dataSource: TargetRef;
+  bytes: { json: number; compressed: number };
+  push: { mode: 'single' | 'multipart'; chunks: number };
+}
+
+/** Nothing changed since the last push, whose provider and data source still exist: no push. */
+export interface SkippedRunResult extends RunResultCommon {
+  status: 'skipped';
+  skipped: 'unchanged';
+  provider: TargetRef;
+  dataSource: TargetRef;
+}
+
+/** Everything up to the push ran, then the run stopped: only the configured names are known. */
+export interface DryRunResult extends RunResultCommon {
+  status: 'dry-run';
+  provider: { name: string };
+  dataSource: { name: string };
+}
+
+/**
+ * What a run did, by `status`; also written as `last-run.json` and the CLI's `--json` / `--report`.
+ * Narrow on `status` to read what only that outcome has (the ids of a pushed run's targets).
+ */
+export type RunResult = PushedRunResult | SkippedRunResult | DryRunResult;

@@ -4,6 +4,7 @@
  * `npm install` would do once they are published), builds it with its own tsconfig, lists it and
  * runs it with `oaa run` against an emulator.
  */
+import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -144,7 +145,8 @@ describe('a generated plugin, outside the checkout', () => {
       dataSource: { name: 'People Hub (fixture)', created: true },
     });
     const { admin } = emulator;
-    const dataSourceId = (result!.dataSource as { id: string }).id;
+    assert(result?.status === 'pushed');
+    const dataSourceId = result.dataSource.id;
     const users = await admin.graph.nodes({ dataSourceId, type: 'OAA.people_hub.IdPUser' });
     expect(users.map((u) => u.name).sort()).toEqual([
       'alice@example.com',

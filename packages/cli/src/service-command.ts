@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
 import type { Interfaces } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
+import { LOCAL_DIR } from '@oaakit/runner';
 import type { TargetConfig } from '@oaakit/runner';
 import { BaseCommand } from './base-command.js';
 import type { KeySource } from './output/credential-hints.js';
@@ -14,9 +15,6 @@ import { connect } from './target/connect.js';
 import type { Connection } from './target/connect.js';
 import { retryNotes } from './target/retry-notes.js';
 import { readSavedUrl } from './target/saved-login.js';
-
-/** The CLI's state directory when neither `--state-dir` nor `OAA_STATE_DIR` is set. */
-export const DEFAULT_STATE_DIR = '.oaa';
 
 /** Flags every service command takes. */
 export const targetFlags = {
@@ -32,7 +30,8 @@ export const targetFlags = {
   'state-dir': Flags.string({
     description: 'state directory of the embedded emulator',
     env: 'OAA_STATE_DIR',
-    default: DEFAULT_STATE_DIR,
+    // The embedded emulator's directory: oaakit's local directory (see LOCAL_DIR).
+    default: LOCAL_DIR,
     helpGroup: 'TARGET',
   }),
 };

@@ -10,6 +10,7 @@ export {
   type Violation,
 } from './errors.js';
 export type { CoreErrorCode, OaaErrorCode, OaaErrorCodes } from './error-codes.js';
+export { ACCEPT_BODY_LIMIT_BYTES, SEND_BODY_LIMIT_BYTES } from './service-limits.js';
 
 /** zod, re-exported so plugins define config schemas with the same zod instance as the runner. */
 export { z } from 'zod';

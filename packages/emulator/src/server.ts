@@ -1,4 +1,5 @@
 /** `startEmulator`: opens the database, seeds API keys, and serves the emulator over HTTP(S). */
+import { ACCEPT_BODY_LIMIT_BYTES } from '@oaakit/core';
 import { createKey, type SeedKey } from './auth/api-keys.js';
 import { buildApp } from './app.js';
 import { CallLog } from './calls.js';
@@ -6,7 +7,6 @@ import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
-import { MAX_BODY_BYTES } from './http/error-handler.js';
 import { silentLogger, type EmulatorLogger } from './logger.js';
 import { selfSignedCertificate } from './tls.js';
 
@@ -86,7 +86,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
 
     const tls = options.tls ? selfSignedCertificate(host) : undefined;
     const app = buildApp(ctx, {
-      bodyLimit: options.bodyLimit ?? MAX_BODY_BYTES,
+      bodyLimit: options.bodyLimit ?? ACCEPT_BODY_LIMIT_BYTES,
       ...(tls ? { https: tls } : {}),
     });
     await app.listen({ port: options.port ?? 0, host });

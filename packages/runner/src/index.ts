@@ -13,6 +13,7 @@ export {
 } from './config/schema.js';
 export {
   DEFAULT_STATE_DIR,
+  LOCAL_DIR,
   findConfigFile,
   loadConfig,
   parseConfig,

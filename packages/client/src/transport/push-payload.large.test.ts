@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startClientTestEmulator } from '../test-support/emulator.js';
 import type { ClientTestEmulator } from '../test-support/emulator.js';
-import { MAX_BODY_BYTES } from './push-payload.js';
+import { SEND_BODY_LIMIT_BYTES } from '@oaakit/core';
 
 const RESOURCES = 340_000;
 const MIB = 1024 * 1024;
@@ -61,7 +61,7 @@ describe.skipIf(process.env['OAA_LARGE_TESTS'] !== '1')('pushPayload at the serv
     const result = await client.pushPayload({ ...ref, payload });
     expect(result.mode).toBe('multipart');
     expect(result.compressedBytes).toBeGreaterThan(100 * MIB);
-    expect(result.compressedBytes).toBeGreaterThan(MAX_BODY_BYTES);
+    expect(result.compressedBytes).toBeGreaterThan(SEND_BODY_LIMIT_BYTES);
     expect(result.chunks).toBeGreaterThanOrEqual(2);
     expect(await emu.nodes(ref, 'OAA.Big.Space.Resource')).toBe(RESOURCES);
   }, 900_000);

@@ -1,4 +1,4 @@
-import { OaaError } from '@oaakit/core';
+import { OaaError, SEND_BODY_LIMIT_BYTES } from '@oaakit/core';
 import type { PayloadStreamOptions, Violation } from '@oaakit/core';
 import PQueue from 'p-queue';
 import { jsonStringPieces } from '../body.js';
@@ -12,8 +12,6 @@ import { cut } from './cut.js';
 import type { ByteGroup } from './cut.js';
 import { payloadBytes } from './payload-bytes.js';
 
-/** The service's limit on one request body (100 MB, read as the smaller decimal megabytes). */
-export const MAX_BODY_BYTES = 100_000_000;
 /** Room left in each body for the JSON envelope around the data (ids, field names). */
 const ENVELOPE_BYTES = 1024;
 
@@ -26,7 +24,7 @@ export interface PushPayloadOptions extends DataSourceRef, CallOptions {
   /** Default `gzip`. */
   compression?: 'gzip' | 'none';
   priorityPush?: boolean;
-  /** Largest request body to send. Default {@link MAX_BODY_BYTES}; smaller values are for tests. */
+  /** Largest request body to send. Default `SEND_BODY_LIMIT_BYTES` (the service's 100 MB); smaller values are for tests. */
   maxBodyBytes?: number;
   /** Multipart chunks in flight at once. Memory is bounded by about (concurrency + 1) chunks. Default 3. */
   concurrency?: number;
@@ -99,7 +97,7 @@ export async function pushPayload(
   options: PushPayloadOptions,
 ): Promise<PushPayloadResult> {
   const compression = options.compression ?? 'gzip';
-  const maxBodyBytes = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const maxBodyBytes = options.maxBodyBytes ?? SEND_BODY_LIMIT_BYTES;
   if (maxBodyBytes < 4 * ENVELOPE_BYTES) {
     throw new OaaError(`maxBodyBytes must be at least ${4 * ENVELOPE_BYTES}`, {
       code: 'CONFIG_INVALID',

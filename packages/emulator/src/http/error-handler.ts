@@ -4,9 +4,6 @@ import type { EmulatorContext } from '../context.js';
 import { ApiError, errorBody, invalidArgument } from '../errors.js';
 import { targetOf } from './request-path.js';
 
-/** Largest request body, in bytes: the spec's 100 MB push limit (read as MiB, the lenient reading). */
-export const MAX_BODY_BYTES = 100 * 1024 * 1024;
-
 /** Longest path parameter (an id, with its `:action`) the router accepts: fastify's default. */
 export const MAX_PARAM_LENGTH = 100;
 

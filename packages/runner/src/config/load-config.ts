@@ -12,8 +12,15 @@ import type { OaaConfig } from './schema.js';
 /** File names looked for, in this order, when no config path is given. */
 export const CONFIG_FILE_NAMES = ['oaa.config.yaml', 'oaa.config.yml', 'oaa.config.json'] as const;
 
+/**
+ * oaakit's local directory. Two defaults live in it, on purpose apart: the CLI's embedded emulator
+ * (database and key) in `.oaa` of the working directory, and the connectors' state in `.oaa/state`
+ * next to the config file. One `.oaa` when both are the same directory.
+ */
+export const LOCAL_DIR = '.oaa';
+
 /** State directory used when the config sets none, relative to the config file's directory. */
-export const DEFAULT_STATE_DIR = '.oaa/state';
+export const DEFAULT_STATE_DIR = `${LOCAL_DIR}/state`;
 
 /** A config file, parsed and checked. */
 export interface LoadedConfig {

@@ -1,14 +1,9 @@
 // Runs inside `dbus-run-session` with gnome-keyring unlocked (see keychain.test.ts): stores, reads,
 // resolves and deletes an API key and a secret in a real Secret Service, and prints what it saw.
-import {
-  deleteApiKey,
-  deleteKeychain,
-  getApiKey,
-  resolveSecretReference,
-  resolveTarget,
-  saveApiKey,
-  writeKeychain,
-} from '../../dist/index.js';
+// The raw keychain functions and secret references are internal: imported by path.
+import { deleteKeychain, writeKeychain } from '../../dist/credentials/keychain.js';
+import { resolveSecretReference } from '../../dist/credentials/secrets.js';
+import { deleteApiKey, getApiKey, resolveTarget, saveApiKey } from '../../dist/index.js';
 
 const url = 'https://tenant.example.test/';
 const key = process.env.TEST_API_KEY;

@@ -1,6 +1,6 @@
 // Runs as its own process for lock.test.ts: tries to take the lock at argv[2] with the lease argv[3]
 // (ms), prints one JSON line saying whether it got it, and holds it (heartbeating) until stdin ends.
-import { acquireLock } from '../../dist/index.js';
+import { acquireLock } from '../../dist/state/lock.js';
 
 const [path, leaseMs] = process.argv.slice(2);
 try {

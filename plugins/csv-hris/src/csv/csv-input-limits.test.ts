@@ -19,7 +19,7 @@ function feedUntilRefused(options: CsvParserOptions, first: string, chunk: () =>
   const parser = new CsvParser(options);
   const records: CsvRecord[] = [];
   let fed = 0;
-  let next = Buffer.from(first);
+  let next: Buffer = Buffer.from(first);
   while (fed < maxBytes) {
     records.push(...parser.push(next));
     fed += next.length;

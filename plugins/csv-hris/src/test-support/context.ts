@@ -1,6 +1,11 @@
-/** A connector context for tests: the config parsed by the connector's schema, progress recorded. */
+/**
+ * The CSV connector's context for tests: the test kit's (`@oaakit/runner/testing`, the runner's own
+ * context) with the config parsed by the connector's schema, and what the connector reported through
+ * it read back as progress phases, ticks and log objects.
+ */
 import { fileURLToPath } from 'node:url';
 import type { ConnectorContext } from '@oaakit/core';
+import { testContext as kitContext } from '@oaakit/runner/testing';
 import { csvHrisConfigSchema, type CsvHrisConfig, type CsvHrisConfigInput } from '../config.js';
 
 /** Absolute path of a file under `fixtures/`. */
@@ -10,42 +15,24 @@ export function fixture(name: string): string {
 
 /** A test context and what the connector reported through it. */
 export interface TestContext extends ConnectorContext<CsvHrisConfig, never> {
-  ticks: number;
-  phases: string[];
-  logs: unknown[];
+  /** Rows counted through `progress.tick`. */
+  readonly ticks: number;
+  /** Phases started through `progress.start`, in order. */
+  readonly phases: string[];
+  /** The objects of the log lines, in order. */
+  readonly logs: unknown[];
 }
 
-/** A context for `config`; `signal` defaults to one that never aborts. */
-export function testContext(
-  config: CsvHrisConfigInput,
-  signal: AbortSignal = new AbortController().signal,
-): TestContext {
-  const state = new Map<string, unknown>();
-  const ctx: TestContext = {
-    config: csvHrisConfigSchema.parse(config),
-    secrets: {},
-    signal,
-    ticks: 0,
-    phases: [],
-    logs: [],
-    logger: {
-      debug: (o) => void ctx.logs.push(o),
-      info: (o) => void ctx.logs.push(o),
-      warn: (o) => void ctx.logs.push(o),
-      error: (o) => void ctx.logs.push(o),
+/** A context for `config`; aborting `signal` aborts the context's own signal. */
+export function testContext(config: CsvHrisConfigInput, signal?: AbortSignal): TestContext {
+  const t = kitContext({ config: csvHrisConfigSchema.parse(config) });
+  if (signal?.aborted) t.controller.abort(signal.reason);
+  signal?.addEventListener('abort', () => t.controller.abort(signal.reason), { once: true });
+  return Object.create(t.ctx, {
+    ticks: {
+      get: () => t.progress.reduce((n, [kind, count]) => n + (kind === 'tick' ? Number(count) : 0), 0),
     },
-    progress: {
-      start: (phase) => void ctx.phases.push(phase),
-      tick: (n = 1) => void (ctx.ticks += n),
-    },
-    http: {
-      request: () => Promise.reject(new Error('the csv-hris connector makes no HTTP requests')),
-      json: () => Promise.reject(new Error('the csv-hris connector makes no HTTP requests')),
-    },
-    state: {
-      get: <T>(key: string) => state.get(key) as T | undefined,
-      set: (key, value) => void state.set(key, value),
-    },
-  };
-  return ctx;
+    phases: { get: () => t.progress.filter(([kind]) => kind === 'start').map(([, phase]) => String(phase)) },
+    logs: { get: () => t.logs.map(([, , obj]) => obj) },
+  }) as TestContext;
 }

@@ -50,6 +50,7 @@ describe('createPlugin', () => {
         'src/index.ts',
         'src/records.ts',
         'src/source.ts',
+        'src/test-support/harness.ts',
         'tsconfig.json',
         'tsconfig.test.json',
         'vitest.config.ts',

@@ -1,22 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import type { GraphEdgeView as EdgeView, GraphNodeView } from './read-graph.js';
 import { samplePayload, useEmulator, type Harness } from '../test-support/harness.js';
 
-interface NodeView {
-  id: string;
-  type: string;
-  name: string;
-  parent_id: string | null;
-  properties: Record<string, unknown>;
-  tags: { key: string; value: string }[];
-}
-interface EdgeView {
-  kind: string;
-  src: string | null;
-  dst: string | null;
-  scope: string | null;
-  ref: string | null;
-  properties: Record<string, unknown> | null;
-}
+/** Nodes as the graph endpoints answer them; the tests read only named nodes. */
+type NodeView = GraphNodeView & { name: string };
 
 async function graphOf(
   h: Harness,

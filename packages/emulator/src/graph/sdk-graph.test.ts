@@ -1,26 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { GraphEdgeView as EdgeView, GraphNodeView } from './read-graph.js';
 import { useEmulator, type Harness, type Json } from '../test-support/harness.js';
 
 /** Payloads the vendor's Python SDK built, beside the repository (`<repo>/../shared/fixtures`). */
 const SDK = fileURLToPath(new URL('../../../../../shared/fixtures/sdk-1.1.15/', import.meta.url));
 const sdkFixture = (name: string): Json => JSON.parse(readFileSync(`${SDK}${name}.json`, 'utf8'));
 
-interface NodeView {
-  id: string;
-  type: string;
-  name: string;
-  properties: Record<string, unknown>;
-}
-interface EdgeView {
-  kind: string;
-  src: string | null;
-  dst: string | null;
-  scope: string | null;
-  ref: string | null;
-  properties: Record<string, unknown> | null;
-}
+/** Nodes as the graph endpoints answer them; the tests read only named nodes. */
+type NodeView = GraphNodeView & { name: string };
 
 async function graphOf(h: Harness, dataSourceId: string) {
   const q = `data_source_id=${dataSourceId}&limit=1000`;

@@ -23,9 +23,29 @@ import type { SemanticOptions } from './options.js';
 import { IGNORE, visitAll, type EntityVisitor } from './visit.js';
 
 /**
+ * How {@link ApplicationChecks.sequence} reads the two collections that may be streamed: at once
+ * (`validate()`), or by wrapping them so that the serializer's read drives the visitors
+ * (`validateAsRead`).
+ */
+export interface CollectionReader {
+  /** Reads, or arranges to read, application `a`'s local users; false when they cannot be read. */
+  users(
+    a: number,
+    users: Collection<LocalUser> | null | undefined,
+    visitor: EntityVisitor<LocalUser>,
+  ): boolean;
+  /** Reads, or arranges to read, the identity_to_permissions entries. */
+  grants(
+    grants: Collection<IdentityToPermissions> | null | undefined,
+    visitor: EntityVisitor<IdentityToPermissions>,
+  ): void;
+}
+
+/**
  * The application template's semantic rules in three phases: `checkRest` (everything but the local
  * users and the identity_to_permissions entries, which may be streamed), then the visitors of
- * `localUsers(a)` for each application and of `grants`, in that order, then `finish`.
+ * `localUsers(a)` for each application and of `grants`, in that order, then `finish`. `sequence` is
+ * the one orchestration of the first two phases, for every way of reading.
  */
 export class ApplicationChecks {
   readonly grants: EntityVisitor<IdentityToPermissions>;
@@ -85,6 +105,21 @@ export class ApplicationChecks {
     );
   }
 
+  /**
+   * Runs `checkRest`, then reads each application's local users and then the grants through the
+   * reader that `reader` picks once the rest is checked (it may look at the errors found so far).
+   * The caller runs `finish` once everything was read: at once for an in-memory read.
+   */
+  sequence(reader: () => CollectionReader): void {
+    this.checkRest();
+    const read = reader();
+    toArray(this.p.applications).forEach((app, a) => {
+      if (!read.users(a, app.local_users as Collection<LocalUser> | undefined, this.localUsers(a)))
+        this.usersUnknown(a);
+    });
+    read.grants(this.p.identity_to_permissions as Collection<IdentityToPermissions> | undefined, this.grants);
+  }
+
   /** The checks of the local users of the application at index `a` (none for a repeated name). */
   localUsers(a: number): EntityVisitor<LocalUser> {
     const scope = this.scopeAt[a];
@@ -124,24 +159,10 @@ export function checkApplicationPayload(
   options: SemanticOptions,
 ): void {
   const checks = new ApplicationChecks(p, ctx, options);
-  checks.checkRest();
-  toArray(p.applications).forEach((app, a) => {
-    const read = visitAll(
-      app.local_users as Collection<LocalUser> | undefined,
-      checks.localUsers(a),
-      ctx,
-      'applications',
-      a,
-      'local_users',
-    );
-    if (!read) checks.usersUnknown(a);
-  });
-  visitAll(
-    p.identity_to_permissions as Collection<IdentityToPermissions> | undefined,
-    checks.grants,
-    ctx,
-    'identity_to_permissions',
-  );
+  checks.sequence(() => ({
+    users: (a, users, visitor) => visitAll(users, visitor, ctx, 'applications', a, 'local_users'),
+    grants: (grants, visitor) => void visitAll(grants, visitor, ctx, 'identity_to_permissions'),
+  }));
   checks.finish();
 }
 

@@ -4,9 +4,9 @@
  * and each read produces the users again.
  */
 import { describeInvalidPayload, ValidationError, type Violation } from '../errors.js';
-import type { ApplicationPayload, IdentityToPermissions, LocalUser } from '../schemas/application.js';
+import type { ApplicationPayload, IdentityToPermissions } from '../schemas/application.js';
 import type { Template } from '../schemas/templates.js';
-import { ApplicationChecks } from './application.js';
+import { ApplicationChecks, type CollectionReader } from './application.js';
 import { visitAll, type EntityVisitor } from './visit.js';
 import { isAsyncStreamed, isStreamed, type Collection } from './collections.js';
 import { CheckContext } from './context.js';
@@ -53,40 +53,45 @@ export function validateAsRead(
   const shaped = checkShape(template, payload, ctx) as ApplicationPayload | undefined;
   if (!shaped) return done(payload, ctx);
   const checks = new ApplicationChecks(shaped, ctx, options);
-  checks.checkRest();
-  const grants = shaped.identity_to_permissions as Collection<IdentityToPermissions> | null | undefined;
-  if (ctx.errors.length > 0) {
-    // Invalid already: finish the checks in memory so that every violation is listed (async
-    // collections cannot be read here, and are left unread).
-    const readable = <T>(c: T): T | undefined => (isAsyncStreamed(c) && !isStreamed(c) ? undefined : c);
-    shaped.applications.forEach((app, a) =>
-      visitAll(readable(app.local_users as Collection<LocalUser> | undefined), checks.localUsers(a), ctx),
-    );
-    visitAll(readable(grants), checks.grants, ctx);
-    checks.finish();
-    return done(payload, ctx);
-  }
-
   // Users must be read before the grants that reference them: applications come first.
   const state = { complete: false };
   const pending: object[] = [];
-  const applications = shaped.applications.map((app, a) => {
-    const users = app.local_users as Collection<LocalUser> | null | undefined;
-    if (!users) {
-      visitAll(undefined, checks.localUsers(a), ctx);
-      return app;
-    }
-    const inspected = inspect(users, checks.localUsers(a), () => settle());
-    pending.push(inspected);
-    return { ...app, local_users: inspected };
-  });
+  const wrappedUsers: (object | undefined)[] = [];
   let wrappedGrants: object | undefined;
-  if (grants) {
-    wrappedGrants = inspect(grants, checks.grants, () => settle());
-    pending.push(wrappedGrants);
-  } else {
-    visitAll(undefined, checks.grants, ctx);
+  const grants = shaped.identity_to_permissions as Collection<IdentityToPermissions> | null | undefined;
+  /** Invalid already: read what can be read now, so that every violation is listed. */
+  const now: CollectionReader = {
+    users: (_a, users, visitor) => {
+      visitAll(readable(users), visitor, ctx);
+      return true;
+    },
+    grants: (entries, visitor) => void visitAll(readable(entries), visitor, ctx),
+  };
+  /** Valid so far: the collections are read by the serializer, through wrappers. */
+  const asRead: CollectionReader = {
+    users: (a, users, visitor) => {
+      if (!users) visitAll(undefined, visitor, ctx);
+      else pending.push((wrappedUsers[a] = inspect(users, visitor, () => settle())));
+      return true;
+    },
+    grants: (entries, visitor) => {
+      if (!entries) visitAll(undefined, visitor, ctx);
+      else pending.push((wrappedGrants = inspect(entries, visitor, () => settle())));
+    },
+  };
+  let invalid = false;
+  checks.sequence(() => {
+    invalid = ctx.errors.length > 0;
+    return invalid ? now : asRead;
+  });
+  if (invalid) {
+    checks.finish();
+    return done(payload, ctx);
   }
+  const applications = shaped.applications.map((app, a) => {
+    const users = wrappedUsers[a];
+    return users === undefined ? app : { ...app, local_users: users };
+  });
   // Same keys in the same order, except that identity_to_permissions follows applications.
   const value: Record<string, unknown> = {};
   for (const key of Object.keys(payload)) {
@@ -135,6 +140,11 @@ function whole(template: Template, payload: unknown, options: SemanticOptions): 
 
 function done(value: unknown, ctx: CheckContext): ValidationAsRead {
   return { value, errors: ctx.errors, warnings: ctx.warnings, complete: true };
+}
+
+/** A collection validate can read now: async ones are left unread. */
+function readable<T>(c: T): T | undefined {
+  return isAsyncStreamed(c) && !isStreamed(c) ? undefined : c;
 }
 
 function isPlain(x: unknown): x is Record<string, unknown> {

@@ -52,7 +52,11 @@ export interface PushPayloadResult {
   validationWarnings?: Violation[];
 }
 
-/** Raw payload bytes that fit one body once base64 (4/3) and the envelope are added. */
+/**
+ * The payload bytes (gzip or JSON, before base64) that one request body carries when no body may
+ * exceed `maxBodyBytes`: what fits once base64 (4/3) and the JSON envelope are added. A payload
+ * needs `ceil(bytes / rawBytesPerBody(maxBodyBytes))` multipart chunks (at most 99).
+ */
 export function rawBytesPerBody(maxBodyBytes: number): number {
   return Math.floor((maxBodyBytes - ENVELOPE_BYTES) / 4) * 3;
 }

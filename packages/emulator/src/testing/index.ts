@@ -10,6 +10,7 @@ export {
   type GraphRead,
 } from './admin.js';
 export { until, type UntilOptions } from './until.js';
+export { peakRssMbOf, startEmulatorProcess, type EmulatorProcess } from './emulator-process.js';
 export { type ApiKeyRecord, type Role } from '../auth/api-keys.js';
 export { type CallRecord } from '../calls.js';
 export { type Fault, type FaultSpec } from '../faults.js';

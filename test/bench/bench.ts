@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The benchmark harness:
- * `npm run bench -- --users N [--url URL] [--level L] [--mode streamed|materialized] [--validation as-read|before]`.
+ * `npm run bench -- --users N [--url URL] [--level L] [--mode streamed|materialized] [--validation as-read|before] [--gzip-workers N]`.
  * Builds bench-app-N through the builder API, validates it, and pushes it (stream, gzip, base64) to
  * a counting HTTP sink on this machine, or to the service at URL. Prints one JSON line.
  *
@@ -28,6 +28,7 @@ const { values } = parseArgs({
     level: { type: 'string', default: '6' },
     mode: { type: 'string', default: 'streamed' },
     validation: { type: 'string', default: 'before' },
+    'gzip-workers': { type: 'string', default: '0' },
   },
 });
 const n = Number(values.users);
@@ -41,6 +42,10 @@ if (mode !== 'streamed' && mode !== 'materialized')
 const validation = values.validation;
 if (validation !== 'as-read' && validation !== 'before')
   throw new Error(`--validation must be as-read or before, got ${values.validation}`);
+
+const gzipWorkers = Number(values['gzip-workers']);
+if (!Number.isInteger(gzipWorkers) || gzipWorkers < 0)
+  throw new Error(`--gzip-workers must be a whole number, got ${values['gzip-workers']}`);
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 const round = (x: number) => Math.round(x * 1000) / 1000;
@@ -56,6 +61,7 @@ async function pushToSink(payload: unknown) {
       compression: 'gzip',
       level,
       encoding: 'base64',
+      gzipWorkers,
       ...(validation === 'as-read' ? { validate: { template: 'application' as const } } : {}),
     });
     const url = new URL(sink.url);
@@ -124,6 +130,7 @@ async function main() {
     n,
     mode,
     validation,
+    gzip_workers: gzipWorkers,
     build_s: round(build_s),
     validate_s: round(validate_s),
     push_s: round(push_s),

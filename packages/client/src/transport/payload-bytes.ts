@@ -20,6 +20,7 @@ export function payloadBytes(
     payload?: unknown;
     stream?: AsyncIterable<Uint8Array>;
     validate?: PayloadStreamOptions['validate'];
+    gzipWorkers?: number;
   },
   compression: 'gzip' | 'none',
 ): PayloadBytes {
@@ -49,6 +50,7 @@ export function payloadBytes(
     compression,
     encoding: 'binary',
     ...(input.validate ? { validate: input.validate } : {}),
+    ...(input.gzipWorkers === undefined ? {} : { gzipWorkers: input.gzipWorkers }),
   });
   const bytes: PayloadBytes = { bytes: stream, jsonBytes: () => counters.jsonBytes };
   if (validation) bytes.validation = validation;

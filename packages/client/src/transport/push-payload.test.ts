@@ -21,8 +21,8 @@ async function target(client: Client): Promise<{ providerId: string; dataSourceI
   return { providerId: provider.id, dataSourceId: dataSource.id };
 }
 
-async function* slowly(users: LocalUserLike[]): AsyncGenerator<LocalUserLike> {
-  for (const u of users) {
+async function* slowly<T>(items: T[]): AsyncGenerator<T> {
+  for (const u of items) {
     await Promise.resolve();
     yield u;
   }
@@ -69,6 +69,26 @@ describe('pushPayload', () => {
     const uploads = (await emu.admin.calls.list({ method: 'POST' })).filter((c) => c.path.endsWith(':parts'));
     expect(uploads).toHaveLength(result.chunks + 2);
     expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(4000);
+  });
+
+  it('pushes gzip compressed in members on worker threads, and multi-member gzip arrives whole', async () => {
+    const client = emu.client();
+    const ref = await target(client);
+    const users = randomUsers(4000);
+    const single = await client.pushPayload({ ...ref, payload: appPayload(users), gzipWorkers: 2 });
+    expect(single.mode).toBe('single');
+    expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(4000);
+    // Three members cut at arbitrary bytes, as the workers cut them, through multipart.
+    const json = Buffer.from(JSON.stringify(appPayload(users.slice(0, 3000))));
+    const cuts = [0, 1000, Math.floor(json.length / 2), json.length];
+    const members = cuts.slice(1).map((end, i) => gzipSync(json.subarray(cuts[i], end)));
+    const parts = await client.pushPayload({
+      ...ref,
+      stream: slowly(members),
+      maxBodyBytes: SMALL_BODY,
+    });
+    expect(parts.mode).toBe('multipart');
+    expect(await emu.nodes(ref, 'OAA.Wiki.User')).toBe(3000);
   });
 
   it('sends uncompressed payloads escaped in one push, or as raw JSON slices in multipart', async () => {

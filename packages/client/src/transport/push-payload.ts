@@ -35,6 +35,11 @@ export interface PushPayloadOptions extends DataSourceRef, CallOptions {
    * before a multipart upload is completed.
    */
   validate?: PayloadStreamOptions['validate'];
+  /**
+   * gzip the payload on this many worker threads in independent members (core's
+   * `createPayloadStream` option of the same name); default 0, one zlib stream on the thread pool.
+   */
+  gzipWorkers?: number;
 }
 
 /** What a push did. */

@@ -1,10 +1,11 @@
 import { pipeline } from 'node:stream';
-import type { Readable } from 'node:stream';
+import type { Readable, Transform } from 'node:stream';
 import { createGzip } from 'node:zlib';
 import { describeInvalidPayload, OaaError, ValidationError } from '../errors.js';
 import type { Template } from '../schemas/templates.js';
 import type { SemanticOptions } from '../validate/options.js';
 import { validateAsRead, type ValidationAsRead } from '../validate/streaming.js';
+import { createMemberGzip } from './gzip-members.js';
 import { DEFAULT_JSON_CHUNK_SIZE, jsonChunks } from './json-chunks.js';
 import { createOutputEncoder } from './output-encoder.js';
 import { pump } from './pump.js';
@@ -26,6 +27,15 @@ export interface PayloadStreamOptions {
   encoding?: PayloadEncoding;
   /** Bytes per JSON chunk handed to gzip (one thread-pool job each), default 1 MiB. */
   chunkSize?: number;
+  /**
+   * gzip on this many worker threads, in independent members of `gzipMemberBytes` (default 4 MiB)
+   * each: standard multi-member gzip (RFC 1952) that every gunzip reads whole. Default 0: one zlib
+   * stream on the libuv thread pool, which uses one core beside serialization. More workers help
+   * when more cores are free than serialization and validation leave.
+   */
+  gzipWorkers?: number;
+  /** Bytes of JSON per gzip member with `gzipWorkers`; default 4 MiB. */
+  gzipMemberBytes?: number;
   /**
    * Validate the payload as a payload of this template while it is serialized, reading streamed
    * users and grants once for both (see `validateAsRead`). `createPayloadStream` throws a
@@ -82,6 +92,7 @@ export function createPayloadStream(source: unknown, options: PayloadStreamOptio
   const encoding = options.encoding ?? 'base64';
   const chunkSize = options.chunkSize ?? DEFAULT_JSON_CHUNK_SIZE;
   checkOptions(compression, level, encoding);
+  checkGzipWorkers(options);
   let validation: ValidationAsRead | undefined;
   if (options.validate) {
     const { template, ...semantic } = options.validate;
@@ -98,7 +109,7 @@ export function createPayloadStream(source: unknown, options: PayloadStreamOptio
   const json = { bytes: 0 };
   const encoder = createOutputEncoder(encoding);
   const noop = (): void => undefined; // errors reach the consumer through `stream`
-  const gzip = compression === 'gzip' ? createGzip({ level, chunkSize: ZLIB_CHUNK_SIZE }) : undefined;
+  const gzip = compression === 'gzip' ? createCompressor(level, options) : undefined;
   const stream = gzip === undefined ? encoder : pipeline(gzip, encoder, noop);
   void pump(jsonChunks(source, { chunkSize }), gzip ?? encoder, {
     maxInFlight: MAX_CHUNKS_IN_FLIGHT,
@@ -116,6 +127,35 @@ export function createPayloadStream(source: unknown, options: PayloadStreamOptio
     },
   };
   return validation ? { stream, counters, validation } : { stream, counters };
+}
+
+function createCompressor(level: number, options: PayloadStreamOptions): Transform {
+  const workers = options.gzipWorkers ?? 0;
+  if (workers <= 0) return createGzip({ level, chunkSize: ZLIB_CHUNK_SIZE });
+  return createMemberGzip({
+    level,
+    workers,
+    ...(options.gzipMemberBytes === undefined ? {} : { memberBytes: options.gzipMemberBytes }),
+  });
+}
+
+/** Bounds of the gzip worker options: a few threads, members from 1 KiB to 256 MiB. */
+const MAX_GZIP_WORKERS = 64;
+const MEMBER_BYTES_RANGE = [1024, 256 * 1024 * 1024] as const;
+
+function checkGzipWorkers(options: PayloadStreamOptions): void {
+  const { gzipWorkers: workers = 0, gzipMemberBytes: bytes } = options;
+  if (!Number.isInteger(workers) || workers < 0 || workers > MAX_GZIP_WORKERS) {
+    throw new OaaError(`gzipWorkers must be an integer from 0 to ${MAX_GZIP_WORKERS}, got ${workers}`, {
+      code: 'INVALID_ARGUMENT',
+    });
+  }
+  const [min, max] = MEMBER_BYTES_RANGE;
+  if (bytes !== undefined && (!Number.isInteger(bytes) || bytes < min || bytes > max)) {
+    throw new OaaError(`gzipMemberBytes must be an integer from ${min} to ${max}, got ${bytes}`, {
+      code: 'INVALID_ARGUMENT',
+    });
+  }
 }
 
 function checkOptions(compression: PayloadCompression, level: number, encoding: PayloadEncoding): void {

@@ -14,7 +14,7 @@ export interface AccessNode {
   type: string;
   name: string | null;
   kind: NodeKind;
-  properties: Record<string, unknown>;
+  readonly properties: Record<string, unknown>;
 }
 
 /** An edge row: endpoints are node row ids; an endpoint outside the graph is null, named by `ref`. */
@@ -51,12 +51,15 @@ export class GraphReads {
   private readonly byId: Statement<[string], RawNode>;
   private readonly outStmt: Statement<[number, string], RawEdge>;
   private readonly inStmt: Statement<[number, string], RawEdge>;
+  private readonly outNodesStmt: Statement<[number, string], RawNode>;
+  private readonly inNodesStmt: Statement<[number, string], RawNode>;
   private readonly scopeStmt: Statement<[number], RawEdge>;
   private readonly refStmt: Statement<[string], RawEdge>;
   private readonly keysStmt: Statement<[number], string>;
   private readonly keyNodesStmt: Statement<[string], number>;
   private readonly nodes = new Map<number, AccessNode | undefined>();
   private readonly keys = new Map<number, string[]>();
+  private anyKeys: boolean | undefined;
 
   constructor(readonly db: Db) {
     const nodeSql = 'SELECT rid, id, type, name, properties FROM nodes';
@@ -64,6 +67,9 @@ export class GraphReads {
     this.byId = db.prepare(`${nodeSql} WHERE id = ?`);
     this.outStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE src = ? AND kind = ?`);
     this.inStmt = db.prepare(`SELECT ${EDGE_COLUMNS} FROM edges WHERE dst = ? AND kind = ?`);
+    const joined = 'n.rid, n.id, n.type, n.name, n.properties FROM edges e JOIN nodes n ON n.rid';
+    this.outNodesStmt = db.prepare(`SELECT ${joined} = e.dst WHERE e.src = ? AND e.kind = ?`);
+    this.inNodesStmt = db.prepare(`SELECT ${joined} = e.src WHERE e.dst = ? AND e.kind = ?`);
     this.scopeStmt = db.prepare(
       `SELECT ${EDGE_COLUMNS} FROM edges WHERE scope = ? AND kind IN ('HAS_PERMISSION', 'HAS_ROLE')`,
     );
@@ -76,13 +82,17 @@ export class GraphReads {
   adopt(raw: RawNode): AccessNode {
     const cached = this.nodes.get(raw.rid);
     if (cached) return cached;
+    let parsed: Record<string, unknown> | undefined;
     const node: AccessNode = {
       rid: raw.rid,
       id: raw.id,
       type: raw.type,
       name: raw.name,
       kind: kindOf(raw.type),
-      properties: JSON.parse(raw.properties) as Record<string, unknown>,
+      // Parsed when first read: a walk through many members mostly needs only their type.
+      get properties() {
+        return (parsed ??= JSON.parse(raw.properties) as Record<string, unknown>);
+      },
     };
     this.nodes.set(raw.rid, node);
     return node;
@@ -114,6 +124,16 @@ export class GraphReads {
     return this.inStmt.all(rid, kind).map(toEdge);
   }
 
+  /** The nodes edges of `kind` from `rid` lead to (one statement: a walk reads many). */
+  outNodes(rid: number, kind: string): AccessNode[] {
+    return this.outNodesStmt.all(rid, kind).map((r) => this.adopt(r));
+  }
+
+  /** The nodes edges of `kind` to `rid` come from. */
+  inNodes(rid: number, kind: string): AccessNode[] {
+    return this.inNodesStmt.all(rid, kind).map((r) => this.adopt(r));
+  }
+
   /** Permission and role grants that apply on `rid`. */
   grantsOn(rid: number): EdgeRow[] {
     return this.scopeStmt.all(rid).map(toEdge);
@@ -132,6 +152,12 @@ export class GraphReads {
       this.keys.set(rid, k);
     }
     return k;
+  }
+
+  /** Whether any identity-provider user or group exists (else identity links need no lookups). */
+  hasIdentityProviders(): boolean {
+    this.anyKeys ??= this.db.prepare('SELECT 1 FROM identity_keys LIMIT 1').get() !== undefined;
+    return this.anyKeys;
   }
 
   /** Identity-provider nodes matched by `key` (lower-cased). */

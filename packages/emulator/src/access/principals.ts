@@ -44,21 +44,20 @@ export function employeeIdentities(g: GraphReads, employee: AccessNode): AccessN
 /** The nodes `node` passes to directly, with the relation. */
 function next(g: GraphReads, node: AccessNode): PathStep[] {
   const steps: PathStep[] = [];
-  const follow = (rid: number | null, relation: Relation): void => {
-    const n = rid === null ? undefined : g.node(rid);
-    if (n) steps.push({ relation, node: n });
+  const follow = (kind: 'MEMBER_OF' | 'HAS_ACCESS_CRED'): void => {
+    for (const n of g.outNodes(node.rid, kind)) steps.push({ relation: kind, node: n });
   };
   switch (node.kind) {
     case 'user':
-      for (const e of g.out(node.rid, 'MEMBER_OF')) follow(e.dst, 'MEMBER_OF');
-      for (const e of g.out(node.rid, 'HAS_ACCESS_CRED')) follow(e.dst, 'HAS_ACCESS_CRED');
+      follow('MEMBER_OF');
+      follow('HAS_ACCESS_CRED');
       break;
     case 'group':
-      for (const e of g.out(node.rid, 'MEMBER_OF')) follow(e.dst, 'MEMBER_OF');
+      follow('MEMBER_OF');
       break;
     case 'idp_user':
     case 'idp_group':
-      for (const e of g.out(node.rid, 'MEMBER_OF')) follow(e.dst, 'MEMBER_OF');
+      follow('MEMBER_OF');
       for (const key of g.identityKeys(node.rid)) {
         for (const e of g.byRef(key)) {
           if (e.kind !== 'HAS_IDENTITY' || e.src === null) continue;

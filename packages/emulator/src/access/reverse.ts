@@ -60,17 +60,12 @@ export class ReverseAccessReader {
 
   /** The nodes whose grants include `p`'s: the inverse of one step of `principalsOf`. */
   private inheritors(p: AccessNode): AccessNode[] {
-    const nodes = (edges: EdgeRow[], pick: (e: EdgeRow) => number | null): AccessNode[] =>
-      edges.flatMap((e) => {
-        const rid = pick(e);
-        const n = rid === null ? undefined : this.g.node(rid);
-        return n ? [n] : [];
-      });
     const out: AccessNode[] = [];
     switch (p.kind) {
       case 'group':
       case 'user':
-        if (p.kind === 'group') out.push(...nodes(this.g.in(p.rid, 'MEMBER_OF'), (e) => e.src));
+        if (p.kind === 'group') out.push(...this.g.inNodes(p.rid, 'MEMBER_OF'));
+        if (!this.g.hasIdentityProviders()) break;
         for (const e of this.g.out(p.rid, 'HAS_IDENTITY'))
           if (e.ref !== null)
             out.push(
@@ -78,10 +73,10 @@ export class ReverseAccessReader {
             );
         break;
       case 'access_cred':
-        out.push(...nodes(this.g.in(p.rid, 'HAS_ACCESS_CRED'), (e) => e.src));
+        out.push(...this.g.inNodes(p.rid, 'HAS_ACCESS_CRED'));
         break;
       case 'idp_group':
-        out.push(...nodes(this.g.in(p.rid, 'MEMBER_OF'), (e) => e.src));
+        out.push(...this.g.inNodes(p.rid, 'MEMBER_OF'));
         break;
       case 'idp_user':
         for (const key of this.g.identityKeys(p.rid))

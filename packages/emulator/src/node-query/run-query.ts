@@ -139,6 +139,7 @@ export function runNodeQuery(db: Db, request: NodeQueryRequest, options: RunOpti
   return done(values, print, at, false);
 
   function visit(raw: RawNode): void {
+    if (!primary.mayMatch(raw.type, raw.properties, raw.name)) return;
     const node = g.adopt(raw);
     if (!primary.matches(node)) return;
     const rel = relate(node);

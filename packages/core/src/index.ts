@@ -96,6 +96,14 @@ export {
   type ProviderUpdate,
 } from './schemas/providers.js';
 export {
+  ACCESS_RELATIONS,
+  accessExplanationSchema,
+  type AccessExplanation,
+  type AccessGrant,
+  type AccessPathStep,
+  type AccessRelation,
+} from './schemas/access-explanation.js';
+export {
   CONDITION_FNS,
   NODE_QUERY_LIMITS,
   NODE_QUERY_TYPES,

@@ -1,4 +1,4 @@
-import type { NodeQueryRequest, PermissionType, Tag } from '@oaakit/core';
+import type { AccessExplanation, NodeQueryRequest, PermissionType, Tag } from '@oaakit/core';
 import type { Api } from '../api.js';
 import { buildQuery } from '../filter.js';
 import { paginate } from '../paginate.js';
@@ -50,6 +50,12 @@ export interface GraphApi {
    * })) console.log(user.properties.name, user.permissions);
    */
   queryNodes(request: NodeQueryRequest, options?: NodeQueryOptions): Paginated<NodeQueryValue>;
+  /**
+   * What an identity (a node id, or a name, email or identity) reaches, with which canonical
+   * permissions, and the path through groups, linked accounts and roles. Emulator only: it calls
+   * `POST /_emulator/access` (admin key), which the service does not have; there it fails with 404.
+   */
+  explainAccess(input: { identity: string } & CallOptions): Promise<AccessExplanation[]>;
 }
 
 /** Binds the graph resource to a request function. */
@@ -70,6 +76,15 @@ export function graphApi(api: Api): GraphApi {
         body: { node_id: nodeId, tag_key: key },
         signal,
       });
+    },
+    async explainAccess({ identity, signal }) {
+      const res = await api.call<{ values?: AccessExplanation[] }>({
+        method: 'POST',
+        path: '/_emulator/access',
+        body: { identity },
+        signal,
+      });
+      return res.values ?? [];
     },
     queryNodes(request, options = {}) {
       return paginate((token) =>

@@ -3,59 +3,23 @@
  * plain JSON, with every path spelled out by node ids, types and names. Served by
  * `POST /_emulator/access` for `oaa access` (and meant for a graph explorer).
  */
-import type { PermissionType } from '@oaakit/core';
+import type { AccessExplanation, AccessPathStep } from '@oaakit/core';
 import type { Db } from '../db/schema.js';
 import { EffectiveAccessReader } from './effective-access.js';
 import type { AccessNode, GraphReads } from './graph-reads.js';
 import { isIdentityKind } from './node-kind.js';
-import type { PathStep, Relation } from './principals.js';
+import type { PathStep } from './principals.js';
 
-/** A node by id, type and name. */
-export interface NodeLabel {
-  id: string;
-  type: string;
-  name: string | null;
-}
-
-/** One step of a path. */
-export interface PathStepView extends NodeLabel {
-  relation: Relation;
-}
-
-/** One reason a permission is held. */
-export interface GrantView {
-  permission: NodeLabel;
-  canonical: PermissionType[];
-  /** From the source to the identity the grant was made to (empty: the source itself). */
-  path: PathStepView[];
-  role: string | null;
-  nested_role: string | null;
-  inherited: boolean;
-}
-
-/** An application or resource the source holds permissions on. */
-export interface DestinationView extends NodeLabel {
-  permissions: PermissionType[];
-  grants: GrantView[];
-}
-
-/** A group or account the source acts as, or a role it holds. */
-export interface MembershipView extends NodeLabel {
-  path: PathStepView[];
-}
-
-/** The effective access of one source. */
-export interface AccessView extends NodeLabel {
-  destinations: DestinationView[];
-  memberships: MembershipView[];
-  /** True when more destinations exist than `ACCESS_VIEW_LIMITS.destinations`. */
-  truncated: boolean;
-}
+/** The effective access of one source (the shape is `@oaakit/core`'s `accessExplanationSchema`). */
+export type AccessView = AccessExplanation;
+type NodeLabel = Pick<AccessExplanation, 'id' | 'type' | 'name'>;
+type DestinationView = AccessExplanation['destinations'][number];
+type MembershipView = AccessExplanation['memberships'][number];
 
 export const ACCESS_VIEW_LIMITS = { sources: 20, destinations: 10_000 } as const;
 
 const label = (n: AccessNode): NodeLabel => ({ id: n.id, type: n.type, name: n.name });
-const steps = (via: PathStep[]): PathStepView[] =>
+const steps = (via: PathStep[]): AccessPathStep[] =>
   via.map((s) => ({ relation: s.relation, ...label(s.node) }));
 
 /**

@@ -10,11 +10,12 @@
  * - an HRIS employee is the identity-provider user its `idp_id` names, else the one its `email`
  *   names, else the one its `id` names (`HRIS_IDENTITY`; the first of these that matches wins).
  */
+import type { AccessRelation } from '@oaakit/core';
 import type { AccessNode, GraphReads } from './graph-reads.js';
 import { ACCESS_LIMITS, AccessLimitError } from './limits.js';
 
 /** How one node of a path follows from the node before it. */
-export type Relation = 'MEMBER_OF' | 'HAS_ACCESS_CRED' | 'LINKED_ACCOUNT' | 'HRIS_IDENTITY' | 'HAS_ROLE';
+export type Relation = AccessRelation;
 
 /** One step of a path: the relation, and the node it leads to. */
 export interface PathStep {

@@ -18,7 +18,7 @@ interface Entry {
 
 const TEXT_FNS = new Set(['EQ', 'CONTAINS', 'STARTS_WITH', 'ENDS_WITH']);
 /** Characters JSON text escapes: a value holding none appears verbatim in the JSON of a string holding it. */
-const ESCAPED = /[\u0000-\u001f"\\]/;
+const ESCAPED = { test: (v: string): boolean => [...v].some((c) => c < ' ' || c === '"' || c === '\\') };
 
 function needlesOf(specs: readonly ConditionSpec[]): string[] {
   return specs

@@ -44,7 +44,11 @@ export const accessExplanationSchema = z.looseObject({
   ...nodeLabel,
   /** Applications and resources the identity holds permissions on. */
   destinations: z.array(
-    z.looseObject({ ...nodeLabel, permissions: z.array(permissionTypeSchema), grants: z.array(accessGrantSchema) }),
+    z.looseObject({
+      ...nodeLabel,
+      permissions: z.array(permissionTypeSchema),
+      grants: z.array(accessGrantSchema),
+    }),
   ),
   /** Groups and accounts the identity acts as, and roles it holds, with the path to each. */
   memberships: z.array(z.looseObject({ ...nodeLabel, path: z.array(accessPathStepSchema) })),

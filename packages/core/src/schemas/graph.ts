@@ -86,11 +86,9 @@ export const nodeTypeSelectorSchema = z.strictObject({
 });
 
 const nodeSelector = z.strictObject({
-  nodes: z
-    .array(nodeTypeSelectorSchema)
-    .max(NODE_QUERY_LIMITS.nodeTypes, {
-      error: `must hold at most ${NODE_QUERY_LIMITS.nodeTypes} node types`,
-    }),
+  nodes: z.array(nodeTypeSelectorSchema).max(NODE_QUERY_LIMITS.nodeTypes, {
+    error: `must hold at most ${NODE_QUERY_LIMITS.nodeTypes} node types`,
+  }),
 });
 
 /**

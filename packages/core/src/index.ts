@@ -96,8 +96,6 @@ export {
   type ProviderUpdate,
 } from './schemas/providers.js';
 export {
-  ACCESS_RELATIONS,
-  accessExplanationSchema,
   type AccessExplanation,
   type AccessGrant,
   type AccessPathStep,
@@ -106,9 +104,6 @@ export {
 export {
   CONDITION_FNS,
   NODE_QUERY_LIMITS,
-  NODE_QUERY_TYPES,
-  canonicalPermissionsSchema,
-  conditionSpecSchema,
   nodeQueryRequestSchema,
   nodeQueryResultSchema,
   nodeSchema,

@@ -163,6 +163,39 @@ describe('node query', () => {
     expect(await fields({ ...users(), extra: 1 })).toEqual(['extra']);
   });
 
+  it('refuses to follow group nesting deeper than 64 levels, naming the side to narrow', async () => {
+    const t = await h().target();
+    // g0 is in g1, g1 in g2, ... g69: a user in g0 reaches g69 through 70 levels.
+    const groups = Array.from({ length: 70 }, (_, i) => ({
+      name: `g${i}`,
+      ...(i < 69 ? { groups: [`g${i + 1}`] } : {}),
+    }));
+    const p = {
+      applications: [
+        {
+          name: 'deep',
+          application_type: 'deep',
+          local_users: [{ name: 'u', groups: ['g0'] }],
+          local_groups: groups,
+        },
+      ],
+      permissions: [],
+      identity_to_permissions: [],
+    };
+    expect((await h().push(t.base, p)).status).toBe(200);
+    const r = await h().call('POST', QUERY, {
+      source_node_types: { nodes: [{ node_type: 'OAA.deep.User' }] },
+      destination_node_types: { nodes: [{ node_type: 'OAA.deep.Group' }] },
+    });
+    expect(r.status).toBe(400);
+    expect(violations(r.body)).toEqual([
+      {
+        field: 'destination_node_types',
+        description: expect.stringContaining('nested more than 64 levels deep'),
+      },
+    ]);
+  });
+
   it('needs an API key', async () => {
     const r = await h().call('POST', QUERY, users(), { key: null });
     expect(r.status).toBe(401);

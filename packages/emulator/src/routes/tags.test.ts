@@ -112,14 +112,31 @@ describe('tags', () => {
       tags: Array.from({ length: 101 }, (_, i) => ({ key: `k${i}` })),
     });
     expect(violations(many.body)).toEqual([{ field: 'tags', description: 'must hold at most 100 tags' }]);
+    for (let batch = 0; batch < 10; batch++) {
+      const ok = await h().call('POST', '/api/v1/graph/nodes/svc_tags', {
+        node_id: bob.id,
+        tags: Array.from({ length: 100 }, (_, i) => ({ key: `k${batch}_${i}` })),
+      });
+      expect(ok.status).toBe(200);
+    }
+    const full = await h().call('POST', '/api/v1/graph/nodes/svc_tags', {
+      node_id: bob.id,
+      tags: [{ key: 'one_more' }],
+    });
+    expect(violations(full.body)).toEqual([
+      { field: 'tags', description: `node ${bob.id} would hold more than 1000 tags; remove some first` },
+    ]);
     const badKey = await h().call('POST', '/api/v1/graph/svc_tags:remove', {
       node_id: bob.id,
       tag_key: 'a-b',
     });
     expect(violations(badKey.body).map((v) => v.field)).toEqual(['tag_key']);
     const events = await tagEvents(h());
-    expect(events).toHaveLength(3);
+    expect(events).toHaveLength(4);
     expect(events[0].error.metadata['0']).toMatch(/^tags\[0\]\.key: /);
-    expect((await userNode(h())).properties.tags).toEqual([]);
+    // The refused requests applied nothing: the node holds the 1000 tags of the accepted batches.
+    const tags = (await userNode(h())).properties.tags as { key: string }[];
+    expect(tags).toHaveLength(1000);
+    expect(tags.filter((t) => !/^k\d_\d+$/.test(t.key))).toEqual([]);
   });
 });

@@ -8,10 +8,10 @@ import { tagRemoveRequestSchema, tagRequestSchema } from '@oaakit/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { allow, ANY_KEY } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
-import { ApiError, notFound } from '../errors.js';
+import { ApiError, badField, notFound } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
 import { recordEvent } from '../store/events.js';
-import { addTags, findTaggableNode, removeTag } from '../store/tags.js';
+import { addTags, findTaggableNode, MAX_TAGS_PER_NODE, removeTag, tagCount } from '../store/tags.js';
 
 function nodeIdOf(body: unknown): string | null {
   const id = (body as { node_id?: unknown } | null)?.node_id;
@@ -67,6 +67,11 @@ export function registerTagRoutes(app: FastifyInstance, ctx: EmulatorContext): v
     tagging(ctx, req, 'add', () => {
       const body = parseBody(tagRequestSchema, req.body);
       requireNode(ctx, body.node_id);
+      if (tagCount(ctx.db, body.node_id) + body.tags.length > MAX_TAGS_PER_NODE)
+        throw badField(
+          'tags',
+          `node ${body.node_id} would hold more than ${MAX_TAGS_PER_NODE} tags; remove some first`,
+        );
       addTags(ctx.db, body.node_id, body.tags);
     }),
   );

@@ -18,6 +18,16 @@ export function findTaggableNode(
     .get(nodeId);
 }
 
+/** Most tags one node may hold through the API (a push may add more). */
+export const MAX_TAGS_PER_NODE = 1000;
+
+/** How many tags a node holds. */
+export function tagCount(db: Db, nodeId: string): number {
+  return (
+    db.prepare<[string], number>('SELECT count(*) FROM node_tags WHERE node_id = ?').pluck().get(nodeId) ?? 0
+  );
+}
+
 /**
  * Applies `tags` to a node. A key given again takes the new value: the node keeps one value per key
  * applied through the API (a payload may still have added others, which stay).

@@ -190,4 +190,54 @@ describe('effective access (hand-computed graph)', () => {
       ['bob', 0, []],
     ]);
   });
+
+  it("passes an access credential's grants and an idp group's grants to their holders", async () => {
+    const idp = await h().target('identity_provider');
+    await h().push(idp.base, {
+      name: 'dir',
+      idp_type: 'dir',
+      domains: [{ name: 'd.example' }],
+      users: [{ name: 'dana', email: 'dana@d.example', identity: 'u-dana', groups: [{ identity: 'g-ops' }] }],
+      groups: [{ name: 'ops', identity: 'g-ops' }],
+    });
+    const app = await h().target();
+    const r = await h().push(app.base, {
+      applications: [
+        {
+          name: 'vault',
+          application_type: 'vault',
+          local_users: [{ name: 'svc', access_creds: ['key1'] }],
+          local_access_creds: [{ name: 'key1' }],
+          resources: [{ name: 'secrets', resource_type: 'store' }],
+        },
+      ],
+      permissions: [
+        { name: 'read', permission_type: ['DataRead'] },
+        { name: 'rotate', permission_type: ['MetadataWrite'] },
+      ],
+      identity_to_permissions: [
+        {
+          identity: 'key1',
+          identity_type: 'local_access_creds',
+          application_permissions: [{ application: 'vault', permission: 'read', resources: ['secrets'] }],
+        },
+        {
+          identity: 'ops',
+          identity_type: 'idp',
+          application_permissions: [{ application: 'vault', permission: 'rotate', resources: ['secrets'] }],
+        },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const got = await query(h(), {
+      source_node_types: types(['OAA.vault.User', 'OAA.dir.IdPUser']),
+      destination_node_types: types(['OAA.vault.store.Resource']),
+    });
+    // Node types in the order the request names them. svc holds key1, which holds read (DataRead);
+    // dana is in ops, which holds rotate (MetadataWrite) through an `idp` grant naming the group.
+    expect(got.map((v) => [v.properties.name, v.destination_node_count, v.permissions])).toEqual([
+      ['svc', 1, ['DataRead']],
+      ['dana', 1, ['MetadataWrite']],
+    ]);
+  });
 });

@@ -11,6 +11,7 @@ import { badField } from '../errors.js';
 import { EffectiveAccessReader, canonicalOrder } from '../access/effective-access.js';
 import { GraphReads, type AccessNode } from '../access/graph-reads.js';
 import { ReverseAccessReader } from '../access/reverse.js';
+import { tagsOf } from '../store/tags.js';
 import { decodeToken, encodeToken, fingerprint, type ScanPosition } from './page-token.js';
 import { NodeSelector } from './selector.js';
 
@@ -83,9 +84,6 @@ export function runNodeQuery(db: Db, request: NodeQueryRequest, options: RunOpti
   const g = new GraphReads(db);
   const fwd = new EffectiveAccessReader(g);
   const rev = new ReverseAccessReader(g);
-  const tags = db.prepare<[string], { key: string; value: string }>(
-    'SELECT key, value FROM node_tags WHERE node_id = ? ORDER BY key, value',
-  );
   const scan = db.prepare<[string, number, number], RawNode>(
     'SELECT rid, id, type, name, properties FROM nodes WHERE type = ? AND rid > ? ORDER BY rid LIMIT ?',
   );
@@ -113,7 +111,8 @@ export function runNodeQuery(db: Db, request: NodeQueryRequest, options: RunOpti
 
   const values: NodeQueryValue[] = [];
   const answer = (node: AccessNode, count: number, permissions: PermissionType[]): void => {
-    const properties = request.include_nodes === false ? {} : { ...node.properties, tags: tags.all(node.id) };
+    const properties =
+      request.include_nodes === false ? {} : { ...node.properties, tags: tagsOf(db, node.id) };
     values.push({ id: node.id, type: node.type, properties, destination_node_count: count, permissions });
   };
 

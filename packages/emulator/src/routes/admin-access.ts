@@ -22,11 +22,15 @@ function identityOf(body: unknown): string {
 export function registerAccessRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/_emulator/access', allow(ADMIN), (req): { values: AccessView[] } => {
     const identity = identityOf(req.body);
-    const g = new GraphReads(ctx.db);
-    const sources = resolveIdentity(ctx.db, g, identity);
-    if (sources.length === 0) throw notFound('identity', identity);
-    try {
+    const explain = ctx.db.transaction((): { values: AccessView[] } => {
+      const g = new GraphReads(ctx.db);
+      const sources = resolveIdentity(ctx.db, g, identity);
+      if (sources.length === 0) throw notFound('identity', identity);
       return { values: sources.map((s) => explainAccess(g, s, 'identity')) };
+    });
+    try {
+      // A read snapshot, as node queries take one.
+      return explain.deferred();
     } catch (err) {
       if (err instanceof AccessLimitError) throw limitToBadRequest(err);
       throw err;

@@ -43,7 +43,12 @@ export function registerNodeQueryRoutes(app: FastifyInstance, ctx: EmulatorConte
       const pageToken = pageTokenOf(req.query);
       const body = parseBody(nodeQueryRequestSchema, req.body);
       try {
-        return runNodeQuery(ctx.db, body, { pageSize, pageToken, budgetMs: NODE_QUERY_PAGE_BUDGET_MS });
+        // One read transaction: a snapshot of the graph even when another process pushes meanwhile
+        // (a deferred one, which in WAL mode does not hold writers up).
+        const run = ctx.db.transaction(() =>
+          runNodeQuery(ctx.db, body, { pageSize, pageToken, budgetMs: NODE_QUERY_PAGE_BUDGET_MS }),
+        );
+        return run.deferred();
       } catch (err) {
         if (err instanceof AccessLimitError) throw limitToBadRequest(err);
         throw err;

@@ -20,6 +20,7 @@ export {
   type PushPayloadOptions,
   type PushPayloadResult,
 } from './transport/push-payload.js';
+export { type GraphApi, type NodeQueryOptions, type NodeQueryValue } from './resources/graph.js';
 export {
   type CompressionType,
   type CustomTemplate,

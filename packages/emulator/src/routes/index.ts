@@ -14,6 +14,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context.js';
+import { registerAccessRoutes } from './admin-access.js';
 import { registerApiKeyRoutes } from './admin-api-keys.js';
 import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
@@ -23,7 +24,9 @@ import { registerRouteListRoutes } from './admin-routes.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
 import { registerIconRoutes } from './icons.js';
+import { registerNodeQueryRoutes } from './node-query.js';
 import { registerProviderRoutes } from './providers.js';
+import { registerTagRoutes } from './tags.js';
 
 /** Registers the service routes and the `/_emulator` test controls. */
 export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -31,10 +34,13 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerIconRoutes(app, ctx);
   registerDataSourceRoutes(app, ctx);
   registerConfigurationRoutes(app, ctx);
+  registerTagRoutes(app, ctx);
+  registerNodeQueryRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerFaultRoutes(app, ctx);
   registerClockRoutes(app, ctx);
   registerCallRoutes(app, ctx);
   registerGraphRoutes(app, ctx);
+  registerAccessRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -14,6 +14,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context.js';
+import { registerAccessRequestSettingsRoutes } from './access-request-settings.js';
 import { registerApiKeyRoutes } from './admin-api-keys.js';
 import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
@@ -22,6 +23,7 @@ import { registerGraphRoutes } from './admin-graph.js';
 import { registerRouteListRoutes } from './admin-routes.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
+import { registerEmailTemplateRoutes } from './email-templates.js';
 import { registerIconRoutes } from './icons.js';
 import { registerProviderRoutes } from './providers.js';
 
@@ -31,6 +33,8 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerIconRoutes(app, ctx);
   registerDataSourceRoutes(app, ctx);
   registerConfigurationRoutes(app, ctx);
+  registerEmailTemplateRoutes(app, ctx);
+  registerAccessRequestSettingsRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerFaultRoutes(app, ctx);
   registerClockRoutes(app, ctx);

@@ -16,7 +16,7 @@ const COMMON: SampleData = {
 };
 
 const REVIEW: SampleData = {
-  review_name: 'Q4 access review: Finance applications',
+  review_name: 'Q4 access review: Finance & Payroll',
   owner_name: 'Olivia Owner',
   reviewer_name: 'Riley Reviewer',
   due_date: '2026-12-31',

@@ -20,6 +20,7 @@ import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
+import { registerLastLoginRoutes } from './admin-last-login.js';
 import { registerRouteListRoutes } from './admin-routes.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
@@ -40,5 +41,6 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerClockRoutes(app, ctx);
   registerCallRoutes(app, ctx);
   registerGraphRoutes(app, ctx);
+  registerLastLoginRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

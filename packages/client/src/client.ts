@@ -3,8 +3,14 @@ import { createApi } from './api.js';
 import type { ClientLogger } from './logger.js';
 import { silentLogger } from './logger.js';
 import { createSend } from './request.js';
+import { accessRequestsApi } from './resources/access-requests.js';
+import type { AccessRequestsApi } from './resources/access-requests.js';
+import { configurationsApi } from './resources/configurations.js';
+import type { ConfigurationsApi } from './resources/configurations.js';
 import { dataSourcesApi } from './resources/datasources.js';
 import type { DataSourcesApi } from './resources/datasources.js';
+import { emailTemplatesApi } from './resources/email-templates.js';
+import type { EmailTemplatesApi } from './resources/email-templates.js';
 import { iconsApi } from './resources/icons.js';
 import type { IconsApi } from './resources/icons.js';
 import { partsApi } from './resources/parts.js';
@@ -46,6 +52,12 @@ export interface Client {
   parts: PartsApi;
   icons: IconsApi;
   templates: TemplatesApi;
+  /** Email notification templates (`/api/preview/notifications/email_templates`). */
+  emailTemplates: EmailTemplatesApi;
+  /** Access-request settings of lifecycle management. */
+  accessRequests: AccessRequestsApi;
+  /** The private integration configuration (last-login matching property). */
+  configurations: ConfigurationsApi;
   /**
    * Serializes, gzips and pushes a payload as a stream; one `:push` when it fits the body limit,
    * multipart otherwise.
@@ -96,6 +108,9 @@ export function createClient(options: ClientOptions): Client {
     parts,
     icons: iconsApi(api),
     templates: templatesApi(api),
+    emailTemplates: emailTemplatesApi(api),
+    accessRequests: accessRequestsApi(api),
+    configurations: configurationsApi(api),
     pushPayload: (opts) => pushPayload({ push, parts }, opts),
   };
 }

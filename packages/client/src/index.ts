@@ -15,6 +15,9 @@ export { type PushApi, type PushResult, type PushTarget } from './resources/push
 export { type PartsApi, type UploadRef } from './resources/parts.js';
 export { type IconTypeQuery, type IconsApi } from './resources/icons.js';
 export { type ProviderTemplate, type TemplatesApi } from './resources/templates.js';
+export { type EmailTemplateFields, type EmailTemplatesApi } from './resources/email-templates.js';
+export { type AccessRequestsApi } from './resources/access-requests.js';
+export { type ConfigurationEntry, type ConfigurationsApi } from './resources/configurations.js';
 export { type PushPayloadOptions, type PushPayloadResult } from './transport/push-payload.js';
 export {
   type CompressionType,

@@ -78,6 +78,16 @@ export const emailTemplateTestRequestSchema = z.strictObject({
 });
 export type EmailTemplateTestRequest = z.infer<typeof emailTemplateTestRequestSchema>;
 
+/** What `:test_template` answers in `value` (the emulator's answer; the spec shows none). */
+export const emailTemplateTestResultSchema = z.looseObject({
+  subject: opt(z.string()),
+  body_html_base64: opt(z.string()),
+  recipients: opt(z.array(z.string())),
+  message_id: opt(z.string()),
+  unknown_placeholders: opt(z.array(z.string())),
+});
+export type EmailTemplateTestResult = z.infer<typeof emailTemplateTestResultSchema>;
+
 /** Most entries of any list in the settings. */
 export const MAX_SETTINGS_LIST = 1000;
 /** Longest string in the settings, in characters. */

@@ -1,4 +1,4 @@
-import type { EmailTemplate, EmailTemplateInput, EmailTemplateTestResult } from '@oaakit/core';
+import type { EmailTemplate, EmailTemplateTestResult } from '@oaakit/core';
 import type { Api } from '../api.js';
 import { pathSegment } from '../filter.js';
 import type { Page } from '../types.js';
@@ -7,8 +7,17 @@ import type { CallOptions } from './list-options.js';
 /** Base path of email notification templates (a preview endpoint). */
 export const EMAIL_TEMPLATES = '/api/preview/notifications/email_templates';
 
-/** The fields a create or update sends, inside `value`. */
-export type EmailTemplateFields = Omit<EmailTemplateInput, 'id'>;
+/**
+ * The fields a create or update sends, inside `value`. `usage` is any text: the spec lists the
+ * access-review and access-security values (`NOTIFICATION_USAGES` of `@oaakit/core`, all the
+ * emulator takes) and says lifecycle-management values exist without naming them.
+ */
+export type EmailTemplateFields = Pick<
+  EmailTemplate,
+  'name' | 'subject_template' | 'body_template_base64' | 'usage'
+>;
+
+type Sent = EmailTemplateFields & { id?: string | null | undefined };
 
 /** Email notification templates: one custom template per usage value, else the default. */
 export interface EmailTemplatesApi {
@@ -40,7 +49,7 @@ export interface EmailTemplatesApi {
   ): Promise<EmailTemplateTestResult>;
 }
 
-function fields(t: EmailTemplateFields & { id?: string | null | undefined }): EmailTemplateInput {
+function fields(t: Sent): Sent {
   // Only the spec's fields: a template read back carries others (`is_default`, times).
   return {
     name: t.name,

@@ -49,7 +49,7 @@ export default class AccessRequestsSet extends ServiceCommand {
     }
     const { client } = await this.connect(flags);
     // The service validates every field (an unknown key is refused); its violations are shown as they are.
-    const settings = await client.accessRequests.updateSettings(patch as AccessRequestSettings, {
+    const settings = await client.accessRequests.updateSettings(patch, {
       signal: this.signal,
     });
     this.log(JSON.stringify(settings, null, 2));

@@ -67,6 +67,11 @@ const EVERY_FIELD = {
   actions_require_sso_login: [1, 2],
 };
 
+/** EVERY_FIELD as answers show it: the webhook's auth header is never answered. */
+const ANSWERED = structuredClone(EVERY_FIELD);
+ANSWERED.event_notification_settings[0]!.notification_settings.webhook_settings.webhook_auth_header =
+  '[REDACTED]';
+
 describe('access-request settings', () => {
   const h = useEmulator();
   const current = async (): Promise<Record<string, unknown>> =>
@@ -76,8 +81,34 @@ describe('access-request settings', () => {
     expect(await current()).toEqual({});
     const res = await h().call('PATCH', PATH, EVERY_FIELD);
     expect(res.status).toBe(200);
-    expect(res.body.value).toEqual(EVERY_FIELD);
-    expect(await current()).toEqual(EVERY_FIELD);
+    expect(res.body.value).toEqual(ANSWERED);
+    expect(await current()).toEqual(ANSWERED);
+  });
+
+  it('never answers a webhook auth header; sending the redacted settings back keeps it', async () => {
+    const first = await h().call('PATCH', PATH, EVERY_FIELD);
+    expect(JSON.stringify(first.body)).not.toContain('hook-token');
+    // Read, change one field, send the whole list back: the stored header stays.
+    const read = await current();
+    const list = read.event_notification_settings as { on_failure: boolean }[];
+    list[0]!.on_failure = true;
+    const back = await h().call('PATCH', PATH, { event_notification_settings: list });
+    expect(back.status, JSON.stringify(back.body)).toBe(200);
+    expect(JSON.stringify(await current())).not.toContain('hook-token');
+    expect((await current()).event_notification_settings).toEqual([
+      { ...ANSWERED.event_notification_settings[0], on_failure: true },
+    ]);
+    // The placeholder where no header is stored is refused, naming the field.
+    const extra = await h().call('PATCH', PATH, {
+      event_notification_settings: [
+        ...list,
+        { notification_settings: { webhook_settings: { webhook_auth_header: '[REDACTED]' } } },
+      ],
+    });
+    expect(extra.status).toBe(400);
+    expect(violations(extra.body)[0]?.field).toBe(
+      'event_notification_settings[1].notification_settings.webhook_settings.webhook_auth_header',
+    );
   });
 
   it('merges partial updates: objects field by field, lists replaced whole, null clears a field', async () => {
@@ -99,7 +130,7 @@ describe('access-request settings', () => {
     expect(after).not.toHaveProperty('enabled');
     // Untouched fields keep their values.
     expect(after.deny_approvers).toEqual(['intern@example.com']);
-    expect(after.event_notification_settings).toEqual(EVERY_FIELD.event_notification_settings);
+    expect(after.event_notification_settings).toEqual(ANSWERED.event_notification_settings);
   });
 
   it('refuses unknown keys at any depth, naming them, and changes nothing', async () => {

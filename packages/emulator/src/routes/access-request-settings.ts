@@ -2,11 +2,13 @@
  * Access-request settings: `PATCH /api/private/lifecycle_management/access_requests/settings` with
  * any of the spec's fields (core's strict schema: an unknown key is a 400 naming it), merged into
  * the stored settings (access-requests/merge-settings.ts). The spec shows no read; the current
- * settings are readable under `/_emulator/access_request_settings`.
+ * settings are readable under `/_emulator/access_request_settings`. Webhook auth headers are never
+ * answered (access-requests/redact-settings.ts).
  */
 import { accessRequestSettingsSchema } from '@oaakit/core';
 import type { FastifyInstance } from 'fastify';
 import { mergeSettings, type SettingsDocument } from '../access-requests/merge-settings.js';
+import { redactSettings, restoreRedacted } from '../access-requests/redact-settings.js';
 import { ADMIN, allow } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { parseBody } from '../http/parse-body.js';
@@ -27,11 +29,15 @@ export function registerAccessRequestSettingsRoutes(app: FastifyInstance, ctx: E
   app.patch(PATH, { ...allow(ADMIN), bodyLimit: BODY_LIMIT }, (req) => {
     const patch = parseBody(accessRequestSettingsSchema, req.body);
     const value = ctx.db.transaction(() => {
-      const merged = mergeSettings(accessRequestSettings(ctx), patch);
+      const stored = accessRequestSettings(ctx);
+      restoreRedacted(patch, stored);
+      const merged = mergeSettings(stored, patch);
       writeSetting(ctx.db, KEY, merged);
       return merged;
     })();
-    return { value };
+    return { value: redactSettings(value) };
   });
-  app.get('/_emulator/access_request_settings', allow(ADMIN), () => ({ value: accessRequestSettings(ctx) }));
+  app.get('/_emulator/access_request_settings', allow(ADMIN), () => ({
+    value: redactSettings(accessRequestSettings(ctx)),
+  }));
 }

@@ -46,7 +46,7 @@ describe('client.emailTemplates', () => {
 
   it('surfaces the field violations of a refused template', async () => {
     const err: unknown = await client.emailTemplates
-      .create({ ...template, usage: 'NOT_A_USAGE' as never })
+      .create({ ...template, usage: 'NOT_A_USAGE' })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ServiceError);
     expect((err as ServiceError).violations).toEqual([

@@ -176,6 +176,32 @@ describe('last-login enrichment', () => {
     expect(groups).toHaveLength(1);
   });
 
+  it('enriches a multipart upload like a push', async () => {
+    await enable(h());
+    await audit(h(), [{ user: { login: 'ann@example.com' }, timestamp: '2026-11-04T06:00:00Z' }]);
+    const t = await h().target();
+    const json = Buffer.from(JSON.stringify(payload([{ name: 'ann', identities: ['ann@example.com'] }])));
+    const half = Math.ceil(json.length / 2);
+    const start = await h().call('POST', `${t.base}:parts`, { operation: 'start' });
+    const uploadId = start.body.upload_id as string;
+    for (const [seq, part] of [json.subarray(0, half), json.subarray(half)].entries()) {
+      const res = await h().call('POST', `${t.base}:parts`, {
+        operation: 'upload',
+        upload_id: uploadId,
+        sequence_number: seq + 1,
+        data: part.toString('base64'),
+      });
+      expect(res.status).toBe(200);
+    }
+    const done = await h().call('POST', `${t.base}:parts`, {
+      operation: 'complete',
+      upload_id: uploadId,
+      sequence_count: 2,
+    });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(await lastLogins(h(), t.dataSourceId)).toEqual({ ann: '2026-11-04T06:00:00Z' });
+  });
+
   it('takes idp_app_id as a CSV push form field', async () => {
     await enable(h());
     await audit(h(), [{ user: { login: 'ann@example.com' }, timestamp: '2026-11-02T07:00:00Z' }]);

@@ -21,6 +21,9 @@ export {
   type PushPayloadResult,
 } from './transport/push-payload.js';
 export { type GraphApi, type NodeQueryOptions, type NodeQueryValue } from './resources/graph.js';
+export { type EmailTemplateFields, type EmailTemplatesApi } from './resources/email-templates.js';
+export { type AccessRequestsApi } from './resources/access-requests.js';
+export { type ConfigurationEntry, type ConfigurationsApi } from './resources/configurations.js';
 export {
   type CompressionType,
   type CustomTemplate,

@@ -2,32 +2,11 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { samplePayload, useEmulator, type Harness } from './test-support/harness.js';
-
-type Slot = { parent: Record<string, unknown> | unknown[]; key: string | number };
-
-/** Every place in a JSON value where another value could stand. */
-function slots(value: unknown, out: Slot[] = []): Slot[] {
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => {
-      out.push({ parent: value, key: i });
-      slots(v, out);
-    });
-  } else if (value !== null && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      out.push({ parent: value as Record<string, unknown>, key: k });
-      slots(v, out);
-    }
-  }
-  return out;
-}
+import { replaceAt } from './test-support/json-slots.js';
 
 /** The sample payload with one value replaced by `replacement`. */
 function mutated(pick: number, replacement: unknown): Record<string, unknown> {
-  const payload = samplePayload();
-  const all = slots(payload);
-  const slot = all[pick % all.length]!;
-  (slot.parent as Record<string | number, unknown>)[slot.key] = replacement;
-  return payload;
+  return replaceAt(samplePayload(), pick, replacement) as Record<string, unknown>;
 }
 
 const anyId = fc.oneof(fc.constant('__path__'), fc.string(), fc.uuid(), fc.integer(), fc.constant(null));

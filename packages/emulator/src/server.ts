@@ -7,6 +7,7 @@ import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
+import type { SmtpOptions } from './mail/send-mail.js';
 import { silentLogger, type EmulatorLogger } from './logger.js';
 import { selfSignedCertificate } from './tls.js';
 
@@ -31,6 +32,8 @@ export interface StartEmulatorOptions {
   bodyLimit?: number;
   /** Inactivity after which a multipart upload expires; default one hour of emulator time. */
   uploadSessionTtlMs?: number;
+  /** SMTP server for the mail the emulator sends (subscription alerts, template tests); none: no mail. */
+  smtp?: SmtpOptions;
 }
 
 /** A running emulator. */
@@ -73,6 +76,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     faults: new FaultStore(),
     calls: new CallLog(),
     uploadSessionTtlMs: options.uploadSessionTtlMs ?? DEFAULT_UPLOAD_SESSION_TTL_MS,
+    smtp: options.smtp,
   };
   try {
     let adminKey: string | undefined;

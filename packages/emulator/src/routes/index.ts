@@ -15,14 +15,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { EmulatorContext } from '../context.js';
 import { registerAccessRoutes } from './admin-access.js';
+import { registerAccessRequestSettingsRoutes } from './access-request-settings.js';
 import { registerApiKeyRoutes } from './admin-api-keys.js';
 import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
+import { registerLastLoginRoutes } from './admin-last-login.js';
 import { registerRouteListRoutes } from './admin-routes.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
+import { registerEmailTemplateRoutes } from './email-templates.js';
 import { registerIconRoutes } from './icons.js';
 import { registerNodeQueryRoutes } from './node-query.js';
 import { registerProviderRoutes } from './providers.js';
@@ -36,11 +39,14 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerConfigurationRoutes(app, ctx);
   registerTagRoutes(app, ctx);
   registerNodeQueryRoutes(app, ctx);
+  registerEmailTemplateRoutes(app, ctx);
+  registerAccessRequestSettingsRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerFaultRoutes(app, ctx);
   registerClockRoutes(app, ctx);
   registerCallRoutes(app, ctx);
   registerGraphRoutes(app, ctx);
   registerAccessRoutes(app, ctx);
+  registerLastLoginRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -5,6 +5,7 @@ import type { Db } from './db/schema.js';
 import type { FaultStore } from './faults.js';
 import type { EmulatorLogger } from './logger.js';
 import type { SmtpOptions } from './mail/send-mail.js';
+import type { SubscriptionRunner } from './subscriptions/subscription-runner.js';
 
 export interface EmulatorContext {
   db: Db;
@@ -16,4 +17,6 @@ export interface EmulatorContext {
   uploadSessionTtlMs: number;
   /** The SMTP server mail goes to (`smtp` option / `--smtp URL`); undefined: mail cannot be sent. */
   smtp: SmtpOptions | undefined;
+  /** Evaluates event subscriptions (on its timer, and when the clock is moved). */
+  subscriptions: SubscriptionRunner;
 }

@@ -20,8 +20,10 @@ import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
 import { registerRouteListRoutes } from './admin-routes.js';
+import { registerSubscriptionRoutes } from './admin-subscriptions.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
+import { registerEventRoutes } from './events.js';
 import { registerIconRoutes } from './icons.js';
 import { registerProviderRoutes } from './providers.js';
 
@@ -36,5 +38,7 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerClockRoutes(app, ctx);
   registerCallRoutes(app, ctx);
   registerGraphRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
+  registerSubscriptionRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -38,6 +38,7 @@ export { writeFileAtomic } from './state/atomic-write.js';
 
 // The pipeline
 export { runConnector } from './pipeline/run-connector.js';
+export { type AwaitParseOptions, type ParseOutcome } from './pipeline/await-parse.js';
 export { checkConnector, type CheckConnectorOptions, type CheckResult } from './pipeline/check-step.js';
 export type { EntityCounts } from '@oaakit/core';
 export {

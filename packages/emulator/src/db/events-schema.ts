@@ -18,6 +18,11 @@ CREATE TABLE IF NOT EXISTS subscriptions (
   last_event_seq INTEGER NOT NULL
 );
 
+CREATE TABLE IF NOT EXISTS parse_failures (
+  data_source_id TEXT PRIMARY KEY REFERENCES data_sources(id) ON DELETE CASCADE,
+  message TEXT NOT NULL
+);
+
 CREATE TABLE IF NOT EXISTS allowlist (
   kind TEXT NOT NULL,
   value TEXT NOT NULL,

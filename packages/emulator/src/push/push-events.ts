@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Violation } from '@oaakit/core';
 import type { Db } from '../db/schema.js';
+import { setDataSourceStatus } from '../store/data-sources.js';
 import { recordEvent } from '../store/events.js';
 import type { PushTarget } from './target.js';
 
@@ -85,6 +86,42 @@ export function recordPushEvent(
       : null,
   });
   if (stored !== undefined) recordParseEvent(db, target, at, stored);
+  recordInjectedParseFailure(db, target, at);
+}
+
+/**
+ * A parse failure injected through `/_emulator/parse_failures`: the push was answered 200, and the
+ * service then reports it failed (data source FAILED, an OAA_PUSH event of severity ERROR), as a
+ * service that parses after answering can.
+ */
+function recordInjectedParseFailure(db: Db, target: PushTarget, at: string): void {
+  const { provider, dataSource } = target;
+  const row = db
+    .prepare<[string], { message: string }>(
+      'DELETE FROM parse_failures WHERE data_source_id = ? RETURNING message',
+    )
+    .get(dataSource.id);
+  if (row === undefined) return;
+  setDataSourceStatus(db, dataSource.id, 'FAILED', at);
+  recordEvent(db, {
+    timestamp: at,
+    category: 'INTEGRATIONS',
+    severity: 'ERROR',
+    name: 'OAA Push',
+    message: `Payload for data source ${dataSource.name} failed to parse`,
+    provider_id: provider.id,
+    entity: 'DATASOURCE',
+    entity_id: dataSource.id,
+    entity_name: dataSource.name,
+    event_type: 'OAA_PUSH',
+    error: {
+      message: row.message,
+      metadata: { '0': row.message },
+      reason: 'OAA_PARSE_FAILED',
+      resolution: 'Correct the payload and push again',
+      request_id: target.requestId,
+    },
+  });
 }
 
 /** Records the event of a push whose payload was rejected. */

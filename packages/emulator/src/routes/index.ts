@@ -19,6 +19,7 @@ import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
+import { registerParseFailureRoutes } from './admin-parse-failures.js';
 import { registerRouteListRoutes } from './admin-routes.js';
 import { registerSubscriptionRoutes } from './admin-subscriptions.js';
 import { registerConfigurationRoutes } from './configurations.js';
@@ -40,5 +41,6 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerGraphRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx);
+  registerParseFailureRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

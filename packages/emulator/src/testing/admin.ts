@@ -62,6 +62,8 @@ export interface EmulatorAdmin {
     nodes(input: GraphRead & { type?: string }): Promise<GraphNodeView[]>;
     edges(input: GraphRead & { kind?: string }): Promise<GraphEdgeView[]>;
   };
+  /** Makes the next push to the data source be answered 200 and then reported failed by the service. */
+  failNextParse(dataSourceId: string, message?: string): Promise<void>;
   /** Stored platform events. */
   events(input?: { eventType?: string; limit?: number }): Promise<EventRecord[]>;
 }
@@ -142,6 +144,8 @@ export function createEmulatorAdmin(options: { url: string; adminKey: string }):
       edges: ({ dataSourceId, kind, limit = 100_000, offset }) =>
         values('/_emulator/graph/edges', { data_source_id: dataSourceId, kind, limit, offset }),
     },
+    failNextParse: async (dataSourceId, message) =>
+      void (await call('POST', '/_emulator/parse_failures', { data_source_id: dataSourceId, message })),
     events: ({ eventType, limit } = {}) => values('/_emulator/events', { event_type: eventType, limit }),
   };
 }

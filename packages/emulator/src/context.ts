@@ -5,7 +5,6 @@ import type { Db } from './db/schema.js';
 import type { FaultStore } from './faults.js';
 import type { EmulatorLogger } from './logger.js';
 import type { SmtpOptions } from './mail/send-mail.js';
-import type { SubscriptionRunner } from './subscriptions/subscription-runner.js';
 
 export interface EmulatorContext {
   db: Db;
@@ -18,5 +17,13 @@ export interface EmulatorContext {
   /** The SMTP server mail goes to (`smtp` option / `--smtp URL`); undefined: mail cannot be sent. */
   smtp: SmtpOptions | undefined;
   /** Evaluates event subscriptions (on its timer, and when the clock is moved). */
-  subscriptions: SubscriptionRunner;
+  subscriptions: SubscriptionControls;
+}
+
+/** What routes use of the subscription runner (`subscriptions/subscription-runner.ts`). */
+export interface SubscriptionControls {
+  /** Evaluates every due subscription; resolves once their alerts are delivered. */
+  tick(): Promise<unknown>;
+  /** Evaluates one subscription now; undefined when it does not exist. */
+  evaluateNow(id: string): Promise<object | undefined>;
 }

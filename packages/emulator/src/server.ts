@@ -82,7 +82,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     uploadSessionTtlMs: options.uploadSessionTtlMs ?? DEFAULT_UPLOAD_SESSION_TTL_MS,
     smtp: options.smtp,
   } as EmulatorContext;
-  ctx.subscriptions = new SubscriptionRunner(ctx, options.deliveryTimeoutMs);
+  const subscriptions = new SubscriptionRunner(ctx, options.deliveryTimeoutMs);
+  ctx.subscriptions = subscriptions;
   try {
     let adminKey: string | undefined;
     for (const seed of options.apiKeys ?? []) {
@@ -103,8 +104,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
     const url = `${tls ? 'https' : 'http'}://${urlHost(host)}:${port}`;
     ctx.logger.info({ url }, 'emulator listening');
-    ctx.subscriptions.baseUrl = url;
-    ctx.subscriptions.start();
+    subscriptions.baseUrl = url;
+    subscriptions.start();
     let closed: Promise<void> | undefined;
     return {
       url,
@@ -115,7 +116,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       close: () =>
         (closed ??= (async () => {
           await app.close();
-          await ctx.subscriptions.stop();
+          await subscriptions.stop();
           db.close();
         })()),
     };

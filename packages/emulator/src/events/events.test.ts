@@ -185,6 +185,17 @@ describe('GET /api/preview/events', () => {
     expect(violations(other.body)[0]?.field).toBe('page_token');
   });
 
+  it('answers 1,000 events per page by default', async () => {
+    clock.set('2026-06-01T00:00:00Z');
+    for (let i = 0; i < 1001; i++) await h().call('POST', '/_emulator/api_keys', { name: `k${i}` });
+    const first = await h().call('GET', LIST);
+    expect(first.body.values).toHaveLength(1000);
+    expect(first.body.has_more).toBe(true);
+    const second = await h().call('GET', LIST + q({ page_token: first.body.next_page_token }));
+    expect(second.body.values.map((e: { entity_name: string }) => e.entity_name)).toEqual(['k1000']);
+    expect(second.body.has_more).toBe(false);
+  }, 120_000);
+
   it('keeps events 90 days on the emulator clock', async () => {
     clock.set('2026-01-01T00:00:00Z');
     await someEvents();

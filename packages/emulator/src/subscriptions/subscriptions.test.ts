@@ -2,6 +2,8 @@
  * Event subscriptions against a real SMTP server (smtp-server, read with mailparser) and real HTTP
  * receivers on port 0. The emulator clock is frozen: only moving it makes a subscription due.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
 import type { StartEmulatorOptions } from '../server.js';
@@ -32,7 +34,7 @@ async function eventsOfType(h: Harness, type: string): Promise<Record<string, un
 
 describe('event subscriptions', () => {
   const clock = new EmulatorClock({ start: '2026-06-01T00:00:00Z', frozen: true });
-  const options: StartEmulatorOptions = { clock, deliveryTimeoutMs: 5000 };
+  const options: StartEmulatorOptions = { clock, deliveryTimeoutMs: 2000 };
   let sink: SmtpSink;
   let receiver: HttpReceiver;
   beforeEach(async () => {
@@ -210,6 +212,27 @@ describe('event subscriptions', () => {
         error: expect.objectContaining({ reason: 'WEBHOOK_REFUSED' }),
       }),
     ]);
+  });
+
+  it('gives up on a receiver that never answers, within the delivery timeout', async () => {
+    const silent = createServer(() => undefined); // accepts, never answers
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    try {
+      await allow({ webhook_hosts: [`127.0.0.1:${port}`] });
+      const sub = await subscribe(h(), {
+        destination: { type: 'CUSTOM_WEBHOOK', url: `http://127.0.0.1:${port}/` },
+      });
+      await h().target();
+      const r = await h().call('POST', `${SUBS}/${sub.id}/evaluate`, {});
+      expect(r.body.value.outcome).toBe('FAILED');
+      expect(await eventsOfType(h(), 'RULE_NOTIFICATION_FAILED')).toEqual([
+        expect.objectContaining({ error: expect.objectContaining({ reason: 'WEBHOOK_UNREACHABLE' }) }),
+      ]);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('manages subscriptions with bounds on every field', async () => {

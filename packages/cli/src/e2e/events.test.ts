@@ -75,6 +75,21 @@ describe('oaa events', () => {
     expect(usage.stderr).toContain('--since must be a duration');
   });
 
+  it('waits after ResourceExhaused (OAA_RESOURCE_EXHAUSTED_WAIT_MS here; one minute by default), then answers', async () => {
+    await fetch(`${emulator.url}/_emulator/faults`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ method: 'GET', path: '/api/preview/events', code: 'ResourceExhaused' }),
+    });
+    const r = await oaa(['events', 'list', '--json'], {
+      env: { ...env(), OAA_RESOURCE_EXHAUSTED_WAIT_MS: '50' },
+      cwd: work.dir,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/GET \/api\/preview\/events failed \(429\); retrying in 50 ?ms/);
+    expect(json<unknown[]>(r).length).toBeGreaterThan(0);
+  });
+
   it('tails from a saved cursor: across restarts no event twice, none skipped', async () => {
     const shown: string[] = [];
     const tail = async (): Promise<void> => {

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientLogger } from '../logger.js';
+import { resolveRetry } from '../retry.js';
 import { startClientTestEmulator, type ClientTestEmulator } from '../test-support/emulator.js';
 
 let emu: ClientTestEmulator;

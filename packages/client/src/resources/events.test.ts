@@ -80,6 +80,8 @@ describe('client.events', () => {
     expect(retries).toEqual([
       expect.objectContaining({ code: 'ResourceExhaused', status: 429, delayMs: 25 }),
     ]);
+    // Without a setting, the spec's minute.
+    expect(resolveRetry(undefined).resourceExhaustedDelayMs).toBe(60_000);
   });
 
   it('follows the log until aborted', async () => {

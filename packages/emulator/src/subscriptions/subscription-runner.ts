@@ -4,7 +4,7 @@
  * (`/_emulator/clock`) evaluates at once, so a test advances the clock instead of waiting. However
  * far the clock jumps, a due subscription is evaluated once, over every event stored since its last
  * evaluation ("since" by the store's sequence, so events with any timestamp count exactly once).
- * Evaluations run one after another, never overlapping.
+ * Ticks run one after another, never overlapping; within a tick, deliveries run side by side.
  */
 import type { EmulatorContext } from '../context.js';
 import { summarize } from './alert.js';
@@ -67,13 +67,13 @@ export class SubscriptionRunner {
   tick(): Promise<Evaluation[]> {
     return this.queue(async () => {
       const now = this.ctx.clock.nowMs();
-      const out: Evaluation[] = [];
-      for (const sub of listSubscriptions(this.ctx.db)) {
-        if (now - sub.lastEvaluatedMs < EVALUATION_PERIOD_MS) continue;
-        const e = await this.evaluate(sub, now);
-        if (e) out.push(e);
-      }
-      return out;
+      const due = listSubscriptions(this.ctx.db).filter(
+        (s) => now - s.lastEvaluatedMs >= EVALUATION_PERIOD_MS,
+      );
+      // Each evaluation claims its events synchronously when called; the deliveries then run side by
+      // side, so a tick takes at most about one delivery timeout, however many subscriptions are due.
+      const done = await Promise.all(due.map((sub) => this.evaluate(sub, now)));
+      return done.filter((e): e is Evaluation => e !== undefined);
     });
   }
 

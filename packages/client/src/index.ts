@@ -25,6 +25,12 @@ export { type EmailTemplateFields, type EmailTemplatesApi } from './resources/em
 export { type AccessRequestsApi } from './resources/access-requests.js';
 export { type ConfigurationEntry, type ConfigurationsApi } from './resources/configurations.js';
 export {
+  type EventExportOptions,
+  type EventListOptions,
+  type EventsApi,
+  type ExportedEvent,
+} from './resources/events.js';
+export {
   type CompressionType,
   type CustomTemplate,
   type DataSource,

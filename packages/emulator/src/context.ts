@@ -16,4 +16,14 @@ export interface EmulatorContext {
   uploadSessionTtlMs: number;
   /** The SMTP server mail goes to (`smtp` option / `--smtp URL`); undefined: mail cannot be sent. */
   smtp: SmtpOptions | undefined;
+  /** Evaluates event subscriptions (on its timer, and when the clock is moved). */
+  subscriptions: SubscriptionControls;
+}
+
+/** What routes use of the subscription runner (`subscriptions/subscription-runner.ts`). */
+export interface SubscriptionControls {
+  /** Evaluates every due subscription; resolves once their alerts are delivered. */
+  tick(): Promise<unknown>;
+  /** Evaluates one subscription now; undefined when it does not exist. */
+  evaluateNow(id: string): Promise<object | undefined>;
 }

@@ -8,6 +8,7 @@ import type { EmulatorContext } from './context.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
 import type { SmtpOptions } from './mail/send-mail.js';
+import { SubscriptionRunner } from './subscriptions/subscription-runner.js';
 import { silentLogger, type EmulatorLogger } from './logger.js';
 import { selfSignedCertificate } from './tls.js';
 
@@ -34,6 +35,8 @@ export interface StartEmulatorOptions {
   uploadSessionTtlMs?: number;
   /** SMTP server for the mail the emulator sends (subscription alerts, template tests); none: no mail. */
   smtp?: SmtpOptions;
+  /** Bound on delivering one subscription alert (SMTP or webhook); default 10 seconds. */
+  deliveryTimeoutMs?: number;
 }
 
 /** A running emulator. */
@@ -69,7 +72,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? new EmulatorClock();
   const db = openDatabase(options.dbPath ?? ':memory:');
-  const ctx: EmulatorContext = {
+  // `subscriptions` is set just below: the runner needs the context it belongs to.
+  const ctx = {
     db,
     clock,
     logger: options.logger ?? silentLogger,
@@ -77,7 +81,9 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     calls: new CallLog(),
     uploadSessionTtlMs: options.uploadSessionTtlMs ?? DEFAULT_UPLOAD_SESSION_TTL_MS,
     smtp: options.smtp,
-  };
+  } as EmulatorContext;
+  const subscriptions = new SubscriptionRunner(ctx, options.deliveryTimeoutMs);
+  ctx.subscriptions = subscriptions;
   try {
     let adminKey: string | undefined;
     for (const seed of options.apiKeys ?? []) {
@@ -98,6 +104,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
     const url = `${tls ? 'https' : 'http'}://${urlHost(host)}:${port}`;
     ctx.logger.info({ url }, 'emulator listening');
+    subscriptions.baseUrl = url;
+    subscriptions.start();
     let closed: Promise<void> | undefined;
     return {
       url,
@@ -108,6 +116,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       close: () =>
         (closed ??= (async () => {
           await app.close();
+          await subscriptions.stop();
           db.close();
         })()),
     };

@@ -34,9 +34,11 @@ export type { SecretSources } from './credentials/secrets.js';
 export { StateStore, type SnapshotWriter, type StateCommit } from './state/state-store.js';
 export { type StoredState } from './state/stored-state.js';
 export type { AcquireLockOptions, HeldLock, LockHolder } from './state/lock.js';
+export { writeFileAtomic } from './state/atomic-write.js';
 
 // The pipeline
 export { runConnector } from './pipeline/run-connector.js';
+export { type AwaitParseOptions, type ParseOutcome } from './pipeline/await-parse.js';
 export { checkConnector, type CheckConnectorOptions, type CheckResult } from './pipeline/check-step.js';
 export type { EntityCounts } from '@oaakit/core';
 export {

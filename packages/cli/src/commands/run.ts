@@ -53,6 +53,13 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
       description: 'show progress on stderr (default: when stderr is a terminal)',
       allowNo: true,
     }),
+    'parse-timeout': Flags.integer({
+      description:
+        'seconds to wait after each push for the service to parse it (its status and OAA_PUSH event); 0 does not wait',
+      default: 30,
+      min: 0,
+      max: 3600,
+    }),
     check: Flags.boolean({
       description:
         'only check each connector: its config, its secrets and its own reachability check; push nothing',
@@ -90,6 +97,7 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
         logger: createRunLogger(),
         dryRun,
         force: flags.force,
+        awaitParse: flags['parse-timeout'] === 0 ? false : { timeoutMs: flags['parse-timeout'] * 1000 },
         ...(flags['save-payload'] === undefined ? {} : { savePayload: flags['save-payload'] }),
         signal: this.signal,
         onProgress: (event) => progress.onProgress(event),
@@ -145,6 +153,15 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
       ...r.validationWarnings.map((w) => `${w.field}: ${w.description}`),
       ...r.warnings.map((w) => w.message),
     ];
+    if (r.status === 'pushed' && r.parse !== undefined) {
+      const { status, dataSourceStatus, event } = r.parse;
+      this.log(
+        `${r.connectorId}: parse ${status}${dataSourceStatus === null ? '' : `, data source ${dataSourceStatus}`}${event === null ? '' : `, OAA_PUSH event ${event.severity} with ${event.warnings.length} warning(s)`}`,
+      );
+      // The event's warnings usually repeat the push answer's; list only those it adds.
+      const shown = new Set(lines);
+      for (const w of event?.warnings ?? []) if (!shown.has(w)) lines.push(`(push event) ${w}`);
+    }
     if (lines.length === 0) return;
     this.log(`Warnings of ${r.connectorId} (${lines.length}):`);
     for (const line of lines.slice(0, MAX_WARNING_LINES)) this.log(`  ${line}`);

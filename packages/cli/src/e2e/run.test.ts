@@ -66,10 +66,13 @@ describe('oaa run', () => {
     expect(res.code).toBe(0);
     const lines = res.stdout.split('\n');
     expect(lines[0]).toMatch(
-      /^CONNECTOR +STATUS +PROVIDER +DATA SOURCE +ENTITIES +BYTES +PUSH +WARNINGS +DURATION$/,
+      /^CONNECTOR +STATUS +PROVIDER +DATA SOURCE +ENTITIES +BYTES +PUSH +PARSE +WARNINGS +DURATION$/,
     );
     expect(lines[1]).toMatch(
-      /^team +pushed +Roster +roster team +applications 1, local_users 5, local_groups 1, local_roles 1, permissions 1 +\d+ B +single +5 +\S+/,
+      /^team +pushed +Roster +roster team +applications 1, local_users 5, local_groups 1, local_roles 1, permissions 1 +\d+ B +single +WARNING +5 +\S+/,
+    );
+    expect(res.stdout).toContain(
+      'team: parse WARNING, data source SUCCESS, OAA_PUSH event WARNING with 5 warning(s)',
     );
     expect(res.stdout).toContain('Warnings of team (5):');
     expect(await pushCalls()).toBe(1);

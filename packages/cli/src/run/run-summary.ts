@@ -37,6 +37,10 @@ const COLUMNS: readonly Column<RunResult>[] = [
           ? 'single'
           : `multipart (${r.push.chunks})`,
   },
+  {
+    header: 'PARSE',
+    get: (r) => (r.status === 'pushed' && r.parse !== undefined ? r.parse.status : undefined),
+  },
   { header: 'WARNINGS', get: (r) => warningCount(r), right: true },
   { header: 'DURATION', get: (r) => formatDuration(r.durationMs), right: true },
 ];

@@ -3,7 +3,8 @@
  * then the config file's target, then the URL of `oaa auth login` with its keychain key; with no
  * target at all, the embedded emulator.
  */
-import { createClient } from '@oaakit/client';
+import { createClient, type RetryOptions } from '@oaakit/client';
+import { OaaError } from '@oaakit/core';
 import type { Client, ClientLogger } from '@oaakit/client';
 import type { TargetConfig } from '@oaakit/runner';
 import type { CredentialSource } from '@oaakit/runner';
@@ -35,6 +36,24 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/**
+ * The client's retry policy: the defaults, except the wait after `ResourceExhaused` (the spec's one
+ * minute) when `OAA_RESOURCE_EXHAUSTED_WAIT_MS` sets it (tests, impatient users).
+ */
+function retryFromEnv(): RetryOptions | undefined {
+  const text = process.env['OAA_RESOURCE_EXHAUSTED_WAIT_MS'];
+  if (text === undefined || text === '') return undefined;
+  const ms = /^\d{1,9}$/.test(text) ? Number(text) : NaN;
+  if (!Number.isSafeInteger(ms))
+    throw new OaaError(
+      `OAA_RESOURCE_EXHAUSTED_WAIT_MS must be whole milliseconds, not ${JSON.stringify(text)}`,
+      {
+        code: 'CONFIG_INVALID',
+      },
+    );
+  return { resourceExhaustedDelayMs: ms };
+}
+
 /** Resolves the target and makes a client for it, starting the embedded emulator when there is none. */
 export async function connect(options: ConnectOptions): Promise<Connection> {
   const target =
@@ -42,12 +61,14 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   // The runner and the emulator load only when needed: every command module is imported at start-up.
   const { resolveTarget } = await import('@oaakit/runner');
   const resolved = await resolveTarget({ flags: options.flags, target });
+  const retry = retryFromEnv();
   if (resolved !== undefined) {
     const client = createClient({
       url: resolved.url,
       apiKey: resolved.apiKey,
       userAgent: options.userAgent,
       logger: options.logger,
+      ...(retry === undefined ? {} : { retry }),
     });
     return {
       client,
@@ -65,6 +86,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     apiKey: emulator.apiKey,
     userAgent: options.userAgent,
     logger: options.logger,
+    ...(retry === undefined ? {} : { retry }),
   });
   return {
     client,

@@ -108,7 +108,7 @@ describe('data sources', () => {
     const types = values<{ entity_id: string; event_type: string }>(events)
       .filter((e) => e.entity_id === t.dataSourceId)
       .map((e) => e.event_type);
-    expect(types).toEqual(['DATASOURCE_REGISTERED', 'OAA_PUSH', 'DATASOURCE_REMOVED']);
+    expect(types).toEqual(['DATASOURCE_REGISTERED', 'OAA_PUSH', 'DATASOURCE_PARSED', 'DATASOURCE_REMOVED']);
   });
 
   it('deleting a provider deletes its data sources', async () => {

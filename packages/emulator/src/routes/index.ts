@@ -22,10 +22,13 @@ import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
 import { registerLastLoginRoutes } from './admin-last-login.js';
+import { registerParseFailureRoutes } from './admin-parse-failures.js';
 import { registerRouteListRoutes } from './admin-routes.js';
+import { registerSubscriptionRoutes } from './admin-subscriptions.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
 import { registerEmailTemplateRoutes } from './email-templates.js';
+import { registerEventRoutes } from './events.js';
 import { registerIconRoutes } from './icons.js';
 import { registerNodeQueryRoutes } from './node-query.js';
 import { registerProviderRoutes } from './providers.js';
@@ -48,5 +51,8 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerGraphRoutes(app, ctx);
   registerAccessRoutes(app, ctx);
   registerLastLoginRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
+  registerSubscriptionRoutes(app, ctx);
+  registerParseFailureRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -32,7 +32,11 @@ export interface EmulatorAdmin {
     /** Creates a key; the answer is the only time the key itself is shown. */
     create(input?: { role?: Role; name?: string }): Promise<{ key: string; record: ApiKeyRecord }>;
     list(): Promise<ApiKeyRecord[]>;
+    /** Revokes a key (it stops working until reinstated). */
     revoke(id: string): Promise<void>;
+    reinstate(id: string): Promise<void>;
+    /** Deletes a key for good. */
+    delete(id: string): Promise<void>;
   };
   faults: {
     add(spec: FaultInput): Promise<Fault>;
@@ -58,6 +62,8 @@ export interface EmulatorAdmin {
     nodes(input: GraphRead & { type?: string }): Promise<GraphNodeView[]>;
     edges(input: GraphRead & { kind?: string }): Promise<GraphEdgeView[]>;
   };
+  /** Makes the next push to the data source be answered 200 and then reported failed by the service. */
+  failNextParse(dataSourceId: string, message?: string): Promise<void>;
   /** Stored platform events. */
   events(input?: { eventType?: string; limit?: number }): Promise<EventRecord[]>;
 }
@@ -110,7 +116,9 @@ export function createEmulatorAdmin(options: { url: string; adminKey: string }):
         return { key, record };
       },
       list: () => values('/_emulator/api_keys'),
-      revoke: async (keyId) => void (await call('DELETE', `/_emulator/api_keys/${id(keyId)}`)),
+      revoke: async (keyId) => void (await call('POST', `/_emulator/api_keys/${id(keyId)}/revoke`, {})),
+      reinstate: async (keyId) => void (await call('POST', `/_emulator/api_keys/${id(keyId)}/reinstate`, {})),
+      delete: async (keyId) => void (await call('DELETE', `/_emulator/api_keys/${id(keyId)}`)),
     },
     faults: {
       add: (spec) => value('/_emulator/faults', spec),
@@ -136,6 +144,8 @@ export function createEmulatorAdmin(options: { url: string; adminKey: string }):
       edges: ({ dataSourceId, kind, limit = 100_000, offset }) =>
         values('/_emulator/graph/edges', { data_source_id: dataSourceId, kind, limit, offset }),
     },
+    failNextParse: async (dataSourceId, message) =>
+      void (await call('POST', '/_emulator/parse_failures', { data_source_id: dataSourceId, message })),
     events: ({ eventType, limit } = {}) => values('/_emulator/events', { event_type: eventType, limit }),
   };
 }

@@ -3,6 +3,7 @@ import type { JsonObject } from '@oaakit/core';
 import type { SnapshotWriter } from '../state/state-store.js';
 import type { StoredState } from '../state/stored-state.js';
 import { STATE_FORMAT_VERSION } from '../state/stored-state.js';
+import { awaitParseStep } from './await-parse-step.js';
 import { pushWithSnapshot } from './payload-bytes.js';
 import type { PushOutcome } from './payload-bytes.js';
 import { throttle } from './progress.js';
@@ -91,6 +92,7 @@ export async function pushAndCommit(
       `service warning: ${warning.message ?? ''}`,
     );
 
+  const parse = await awaitParseStep(scope, targets, pushed.snapshot);
   const result: RunResult = {
     ...input.base,
     status: 'pushed',
@@ -98,6 +100,7 @@ export async function pushAndCommit(
     dataSource: targets.dataSource,
     bytes: { json: outcome.jsonBytes, compressed: outcome.compressedBytes },
     push: { mode: outcome.mode, chunks: outcome.chunks },
+    ...(parse === undefined ? {} : { parse }),
     warnings: outcome.warnings,
     ...timing(scope),
   };

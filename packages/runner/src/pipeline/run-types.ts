@@ -3,6 +3,7 @@ import type { Client, PushWarning } from '@oaakit/client';
 import type { Connector, EntityCounts, EntityKind, KindCounts, Template, Violation } from '@oaakit/core';
 import type { Logger } from 'pino';
 import type { StateStore } from '../state/state-store.js';
+import type { AwaitParseOptions, ParseOutcome } from './await-parse.js';
 
 /** The stages a run reports progress for. */
 export type RunPhase = 'extract' | 'validate' | 'diff' | 'push';
@@ -68,6 +69,11 @@ export interface RunFlags {
   savePayload?: string;
   /** How long to wait for another run of the same data source; default 0 (refuse at once). */
   lockWaitMs?: number;
+  /**
+   * After the push, wait (bounded; default 30 s) for the service's parse outcome and OAA_PUSH event;
+   * `false` skips it. A push the service reports as failed fails the run.
+   */
+  awaitParse?: AwaitParseOptions | false;
   signal?: AbortSignal;
   onProgress?: (event: RunProgressEvent) => void;
 }
@@ -144,6 +150,8 @@ export interface PushedRunResult extends RunResultCommon {
   dataSource: TargetRef;
   bytes: { json: number; compressed: number };
   push: { mode: 'single' | 'multipart'; chunks: number };
+  /** The service's verdict on the push (absent when `awaitParse` is false). */
+  parse?: ParseOutcome;
 }
 
 /** Nothing changed since the last push, whose provider and data source still exist: no push. */

@@ -72,6 +72,8 @@ const BY_CODE = {
   UPLOAD_OUTCOME_UNKNOWN: EXIT.SERVICE,
   PROVIDER_TEMPLATE_MISMATCH: EXIT.SERVICE,
   CONFIG_INVALID: EXIT.CONFIG,
+  // A refused refresh (revoked app or token): a credential problem, fixed by logging in again.
+  OAUTH_REFUSED: EXIT.CONFIG,
   ABORTED: EXIT.ABORTED,
   // runner
   CONFIG_NOT_FOUND: EXIT.CONFIG,

@@ -4,6 +4,7 @@ import type { Scrub } from './error-body.js';
 import { abortedError, networkError, timeoutError } from './errors.js';
 import type { RequestInfo } from './errors.js';
 import type { ClientLogger } from './logger.js';
+import type { BearerCredential } from './oauth/credential.js';
 
 /** One HTTP call of the service interface. */
 export interface HttpRequest {
@@ -22,7 +23,8 @@ export interface HttpRequest {
 /** What a single attempt needs; built once by `createClient`. */
 export interface RequestConfig {
   url: string;
-  apiKey: string;
+  /** An API key, or a credential answering the bearer value of each request (an OAuth2 login). */
+  apiKey: string | BearerCredential;
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
   userAgent: string;
@@ -40,8 +42,10 @@ export function scrubber(secret: string): Scrub {
 /** Creates the single-attempt request function; retries are layered on top by `withRetry`. */
 export function createSend(config: RequestConfig): Send {
   const base = config.url.replace(/\/+$/, '');
-  const scrub = scrubber(config.apiKey);
+  const credential = config.apiKey;
   return async <T>(req: HttpRequest): Promise<T> => {
+    const bearer = typeof credential === 'string' ? credential : await credential.bearer();
+    const scrub = scrubber(bearer);
     const pathAndQuery = req.query ? `${req.path}?${req.query}` : req.path;
     const info: RequestInfo = { method: req.method, path: scrub(pathAndQuery) };
     if (req.signal?.aborted) throw abortedError(info, req.signal.reason);
@@ -54,7 +58,7 @@ export function createSend(config: RequestConfig): Send {
     const onAbort = (): void => controller.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
     const headers: Record<string, string> = {
-      authorization: `Bearer ${config.apiKey}`,
+      authorization: `Bearer ${bearer}`,
       accept: 'application/json',
       'user-agent': config.userAgent,
     };

@@ -16,3 +16,4 @@ export { type Fault, type FaultSpec } from '../faults.js';
 export { type GraphEdgeView, type GraphNodeView, type GraphStats } from '../graph/read-graph.js';
 export { type EventRecord } from '../store/events.js';
 export { signInToConsole, cookiesOf, hiddenField, type ConsoleSignIn } from './console-session.js';
+export { oauthLoginForTest, type OAuthTestLogin } from './oauth-login.js';

@@ -1,0 +1,73 @@
+/**
+ * An OAuth2 login as the client's bearer credential: answers the access token, refreshing it shortly
+ * before it expires, once even when many calls ask at the same time, and hands the rotated tokens to
+ * `store` before using them (the service revokes the previous refresh token on rotation, so tokens
+ * not stored would be lost with the process).
+ */
+import { requestTokens, type OAuthTokens, type TokenEndpointOptions } from './token-endpoint.js';
+
+/** What the client sends as `Authorization: Bearer ...`. */
+export interface BearerCredential {
+  /** The bearer value for the next request. */
+  bearer(): Promise<string>;
+}
+
+/** Options of {@link createOAuthCredential}. */
+export interface OAuthCredentialOptions extends TokenEndpointOptions {
+  /** The tokens of the login (from the code exchange, or stored earlier). */
+  tokens: OAuthTokens;
+  /** Persists rotated tokens (e.g. in the OS keychain); awaited before they are used. */
+  store: (tokens: OAuthTokens) => Promise<void>;
+  /** Refresh this long before the access token expires; default 5 minutes. */
+  refreshBeforeMs?: number;
+  /** Current time in epoch milliseconds; default `Date.now`. */
+  now?: () => number;
+}
+
+/** An OAuth2 credential. */
+export interface OAuthCredential extends BearerCredential {
+  /** The tokens in use (after the last refresh). */
+  current(): OAuthTokens;
+  /** Refreshes now (shared with any refresh already under way) and answers the new tokens. */
+  refresh(): Promise<OAuthTokens>;
+}
+
+/**
+ * Creates an OAuth2 credential for `createClient({ url, apiKey: credential })`.
+ *
+ * @example
+ * const credential = createOAuthCredential({ url, clientId, clientSecret, tokens, store: saveTokens });
+ * const client = createClient({ url, apiKey: credential });
+ */
+export function createOAuthCredential(options: OAuthCredentialOptions): OAuthCredential {
+  const now = options.now ?? Date.now;
+  const margin = options.refreshBeforeMs ?? 5 * 60_000;
+  let tokens = options.tokens;
+  let inflight: Promise<OAuthTokens> | undefined;
+
+  const refresh = (): Promise<OAuthTokens> =>
+    (inflight ??= (async () => {
+      try {
+        const next = await requestTokens(
+          options,
+          { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
+          now(),
+        );
+        await options.store(next);
+        tokens = next;
+        return next;
+      } finally {
+        inflight = undefined;
+      }
+    })());
+
+  return {
+    current: () => tokens,
+    refresh,
+    async bearer() {
+      if (inflight) return (await inflight).accessToken;
+      if (now() >= tokens.expiresAt - margin) return (await refresh()).accessToken;
+      return tokens.accessToken;
+    },
+  };
+}

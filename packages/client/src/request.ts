@@ -1,7 +1,7 @@
 import { OaaError } from '@oaakit/core';
 import { parseServiceError } from './error-body.js';
 import type { Scrub } from './error-body.js';
-import { abortedError, networkError, timeoutError } from './errors.js';
+import { abortedError, networkError, ServiceError, timeoutError } from './errors.js';
 import type { RequestInfo } from './errors.js';
 import type { ClientLogger } from './logger.js';
 import type { BearerCredential } from './oauth/credential.js';
@@ -44,7 +44,21 @@ export function createSend(config: RequestConfig): Send {
   const base = config.url.replace(/\/+$/, '');
   const credential = config.apiKey;
   return async <T>(req: HttpRequest): Promise<T> => {
-    const bearer = typeof credential === 'string' ? credential : await credential.bearer();
+    if (typeof credential === 'string') return attempt<T>(req, credential);
+    const bearer = await credential.bearer();
+    try {
+      return await attempt<T>(req, bearer);
+    } catch (error) {
+      // A token refused before its time (revoked, or a clock ahead of ours): renew once and resend.
+      if (!(error instanceof ServiceError) || error.status !== 401 || credential.renew === undefined)
+        throw error;
+      const renewed = await credential.renew(bearer);
+      if (renewed === undefined) throw error;
+      return attempt<T>(req, renewed);
+    }
+  };
+
+  async function attempt<T>(req: HttpRequest, bearer: string): Promise<T> {
     const scrub = scrubber(bearer);
     const pathAndQuery = req.query ? `${req.path}?${req.query}` : req.path;
     const info: RequestInfo = { method: req.method, path: scrub(pathAndQuery) };
@@ -101,5 +115,5 @@ export function createSend(config: RequestConfig): Send {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
     }
-  };
+  }
 }

@@ -116,7 +116,32 @@ describe('OAuth2 credential and app management', () => {
     expect(credential.current()).toEqual(next);
   });
 
-  it('fails with OAUTH_REFUSED once the app is revoked, and the API call with 401', async () => {
+  it('renews once when the service refuses a token its clock says has expired', async () => {
+    const tokens = await login();
+    const stored: OAuthTokens[] = [];
+    const credential = createOAuthCredential({
+      url: emu.url,
+      clientId: app.client_id,
+      clientSecret: app.client_secret,
+      tokens,
+      store: (next) => {
+        stored.push(next);
+        return Promise.resolve();
+      },
+    });
+    const client = createClient({ url: emu.url, apiKey: credential, retry: false });
+    // The service's clock runs 12 hours ahead of ours: the token it issued has expired there.
+    await emu.admin.clock.advance(12 * 3600_000);
+    await emu.admin.calls.clear();
+    await Promise.all([client.templates.list(), client.templates.list(), client.templates.list()]);
+    expect(stored).toHaveLength(1);
+    expect(await emu.admin.calls.list({ method: 'POST', path: '/oauth/token' })).toHaveLength(1);
+    const statuses = (await emu.admin.calls.list({ method: 'GET' })).map((c) => c.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+  });
+
+  it('fails with OAUTH_REFUSED once the app is revoked', async () => {
     const tokens = await login();
     const credential = createOAuthCredential({
       url: emu.url,
@@ -130,7 +155,8 @@ describe('OAuth2 credential and app management', () => {
     const admin = createClient({ url: emu.url, apiKey: emu.adminKey });
     await admin.oauthApps.revoke(app.client_id);
     try {
-      await expect(client.templates.list()).rejects.toMatchObject({ status: 401 });
+      // The 401 makes the credential try one refresh, which the revoked app cannot get.
+      await expect(client.templates.list()).rejects.toMatchObject({ code: 'OAUTH_REFUSED' });
       await expect(credential.refresh()).rejects.toMatchObject({ code: 'OAUTH_REFUSED' });
       const error = await credential.refresh().catch((e: unknown) => e as Error);
       expect(error.message).not.toContain(app.client_secret);

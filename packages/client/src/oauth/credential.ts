@@ -10,6 +10,11 @@ import { requestTokens, type OAuthTokens, type TokenEndpointOptions } from './to
 export interface BearerCredential {
   /** The bearer value for the next request. */
   bearer(): Promise<string>;
+  /**
+   * Called when the service answered 401 to `rejected`: a fresh bearer value to resend the request
+   * with once, or undefined to give up.
+   */
+  renew?(rejected: string): Promise<string | undefined>;
 }
 
 /** Options of {@link createOAuthCredential}. */
@@ -68,6 +73,13 @@ export function createOAuthCredential(options: OAuthCredentialOptions): OAuthCre
       if (inflight) return (await inflight).accessToken;
       if (now() >= tokens.expiresAt - margin) return (await refresh()).accessToken;
       return tokens.accessToken;
+    },
+    // Refused before its expiry as we count it (another clock, or revoked): one refresh, shared by
+    // every call refused with the same token; a refused refresh throws OAUTH_REFUSED.
+    async renew(rejected) {
+      if (inflight) return (await inflight).accessToken;
+      if (tokens.accessToken !== rejected) return tokens.accessToken;
+      return (await refresh()).accessToken;
     },
   };
 }

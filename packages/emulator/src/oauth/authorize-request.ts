@@ -1,7 +1,7 @@
 /**
  * The checks of an authorization request (`GET /oauth/authorize`, and again when the consent form
- * comes back): a known, active client; a redirect URI matching one it registered exactly (or any
- * absolute URI when the app allows any); `response_type=code`; registered scopes the app is allowed
+ * comes back): a known, active client; a redirect URI matching one it registered exactly (but for the
+ * port of a loopback IP redirect, RFC 8252 §7.3; or any absolute URI when the app allows any); `response_type=code`; registered scopes the app is allowed
  * (`openid` is not one); a `state`; an S256 PKCE challenge. Until the client and redirect URI are
  * known good, errors are shown on a page and never redirected (RFC 6749 §4.1.2.1).
  */
@@ -49,8 +49,36 @@ const MAX_LENGTH: Record<(typeof AUTHORIZE_FIELDS)[number], number> = {
 // RFC 7636 §4.2: BASE64URL(SHA256(verifier)) is 43 characters.
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]']);
+
+/**
+ * RFC 8252 §7.3: a native app's loopback redirect (`http://127.0.0.1:{port}/...`) gets a port picked
+ * at run time, so a registered loopback IP URI matches on every part but the port.
+ */
+function loopbackMatches(registered: string, uri: string): boolean {
+  let a: URL;
+  let b: URL;
+  try {
+    a = new URL(registered);
+    b = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (a.protocol !== 'http:' || b.protocol !== 'http:' || !LOOPBACK_HOSTS.has(a.hostname)) return false;
+  return (
+    a.hostname === b.hostname &&
+    a.pathname === b.pathname &&
+    a.search === b.search &&
+    a.username === '' &&
+    b.username === '' &&
+    b.hash === '' &&
+    !uri.includes('#')
+  );
+}
+
 function redirectMatches(app: OAuthApp, uri: string): boolean {
   if (app.redirect_uris.includes(uri)) return true;
+  if (app.redirect_uris.some((registered) => loopbackMatches(registered, uri))) return true;
   if (!app.allow_any_redirect_uri) return false;
   try {
     const url = new URL(uri);

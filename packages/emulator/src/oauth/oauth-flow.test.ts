@@ -264,6 +264,26 @@ describe('OAuth2 authorization code flow with PKCE', () => {
     }
   });
 
+  it('matches a loopback IP redirect URI on any port (RFC 8252), and nothing else loosely', async () => {
+    const native = await emu.admin.oauthApps.create({
+      client_name: 'CLI',
+      base_url: 'http://127.0.0.1',
+      redirect_uris: ['http://127.0.0.1/callback'],
+      allowed_scopes: ['profile'],
+    });
+    const url = (redirect: string): string =>
+      authorizeUrl({ client_id: native.client_id, redirect_uri: redirect, code_challenge: pkce().challenge });
+    const ok = await location(url('http://127.0.0.1:49152/callback'));
+    expect(ok.status).toBe(302);
+    expect(ok.to?.origin).toBe('http://127.0.0.1:49152');
+    for (const bad of [
+      'http://127.0.0.1:49152/other',
+      'http://localhost:49152/callback',
+      'http://127.0.0.1:49152/callback?x=1',
+    ])
+      expect((await location(url(bad))).status).toBe(400);
+  });
+
   it('rejects a missing or non-S256 challenge, and unregistered or unallowed scopes including openid', async () => {
     const { challenge } = pkce();
     const cases: [Record<string, string | undefined>, string, RegExp][] = [

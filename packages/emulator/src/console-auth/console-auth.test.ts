@@ -109,6 +109,23 @@ describe('console users and sign-in', () => {
     expect(cookiesOf(forged).oaa_emulator_session).toBeUndefined();
   });
 
+  it('bounds form bodies, naming the limit', async () => {
+    const r = await fetch(`${emu.url}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `email=${'a'.repeat(70_000)}`,
+    });
+    expect(r.status).toBe(400);
+    expect(JSON.stringify(await r.json())).toContain('a form body may have at most 65536 bytes');
+    const many = await fetch(`${emu.url}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: Array.from({ length: 101 }, (_, i) => `f${i}=x`).join('&'),
+    });
+    expect(many.status).toBe(400);
+    expect(JSON.stringify(await many.json())).toContain('at most 100 fields');
+  });
+
   it('signs in with a HttpOnly SameSite=Lax session cookie and goes back to a same-origin next only', async () => {
     const page = await fetch(`${emu.url}/console/login?next=${encodeURIComponent('/console/apps?x=1')}`);
     const html = await page.text();

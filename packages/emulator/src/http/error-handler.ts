@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, errorBody, invalidArgument } from '../errors.js';
+import { MAX_FORM_BYTES } from './form-body.js';
 import { targetOf } from './request-path.js';
 
 /** Longest path parameter (an id, with its `:action`) the router accepts: fastify's default. */
@@ -20,6 +21,10 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
   if (err instanceof ApiError) return err;
   switch (err.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      if (/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''))
+        return invalidArgument([
+          { field: 'body', description: `a form body may have at most ${MAX_FORM_BYTES} bytes` },
+        ]);
       return invalidArgument([
         {
           field: bulkField(targetOf(req).path),

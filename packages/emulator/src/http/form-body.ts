@@ -26,12 +26,23 @@ export function parseForm(text: string): FormBody {
   return out;
 }
 
+/** Routes that take forms: the console's pages and the OAuth2 endpoints; every other route takes JSON only. */
+const FORM_ROUTES = /^\/(console|oauth)\//;
+
 /** Registers the form body parser on `app`. */
 export function registerFormParser(app: FastifyInstance): void {
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string', bodyLimit: MAX_FORM_BYTES },
-    (_req, body, done) => {
+    (req, body, done) => {
+      if (!FORM_ROUTES.test(req.routeOptions.url ?? '')) {
+        const error = Object.assign(new Error('the request body must be JSON'), {
+          code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE',
+          statusCode: 415,
+        });
+        done(error, undefined);
+        return;
+      }
       try {
         done(null, parseForm(body as string));
       } catch (err) {

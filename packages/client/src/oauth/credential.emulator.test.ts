@@ -158,7 +158,7 @@ describe('OAuth2 credential and app management', () => {
       // The 401 makes the credential try one refresh, which the revoked app cannot get.
       await expect(client.templates.list()).rejects.toMatchObject({ code: 'OAUTH_REFUSED' });
       await expect(credential.refresh()).rejects.toMatchObject({ code: 'OAUTH_REFUSED' });
-      const error = await credential.refresh().catch((e: unknown) => e as Error);
+      const error = (await credential.refresh().catch((e: unknown) => e)) as Error;
       expect(error.message).not.toContain(app.client_secret);
       expect(error.message).not.toContain(tokens.refreshToken);
     } finally {

@@ -73,7 +73,7 @@ describe('OAuth2 endpoints under arbitrary input', () => {
   it('token endpoint: 400 or 401 RFC 6749 errors, never a token', async () => {
     await fc.assert(
       fc.asyncProperty(form(), async (pairs) => {
-        const body = new URLSearchParams(pairs.map(([k, v]) => [k, fill(v)]));
+        const body = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, fill(v)]));
         const r = await fetch(`${emu.url}/oauth/token`, {
           method: 'POST',
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -93,7 +93,7 @@ describe('OAuth2 endpoints under arbitrary input', () => {
   it('authorize: an error page or a redirect to the registered URI only', async () => {
     await fc.assert(
       fc.asyncProperty(form(), async (pairs) => {
-        const query = new URLSearchParams(pairs.map(([k, v]) => [k, fill(v)]));
+        const query = new URLSearchParams(pairs.map(([k, v]): [string, string] => [k, fill(v)]));
         const r = await fetch(`${emu.url}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });
         await r.arrayBuffer();
         expect([302, 303, 400]).toContain(r.status);

@@ -8,7 +8,7 @@ import { PASSWORD, pkce, REDIRECT, useOAuthFlow } from '../test-support/oauth-fl
 
 describe('OAuth2 authorization endpoint and consent', () => {
   const f = useOAuthFlow();
-  const { authorizeUrl, location, token, codeFor, exchange, userinfo } = f;
+  const { authorizeUrl, location, exchange } = f;
 
   it('never redirects to an unregistered redirect URI, nor for an unknown client', async () => {
     const { challenge } = pkce();

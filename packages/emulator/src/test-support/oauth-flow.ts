@@ -22,7 +22,7 @@ export function useOAuthFlow() {
     clientId: '',
     secret: '',
     user: { sub: '' },
-    authorizeUrl(params: Record<string, string | undefined>): string {
+    authorizeUrl: (params: Record<string, string | undefined>): string => {
       const q = new URLSearchParams();
       const all: Record<string, string | undefined> = {
         client_id: f.clientId,
@@ -36,10 +36,10 @@ export function useOAuthFlow() {
       for (const [k, v] of Object.entries(all)) if (v !== undefined) q.set(k, v);
       return `${f.emu.url}/oauth/authorize?${q.toString()}`;
     },
-    async location(
+    location: async (
       url: string,
       init: RequestInit = {},
-    ): Promise<{ status: number; to: URL | undefined; body: string }> {
+    ): Promise<{ status: number; to: URL | undefined; body: string }> => {
       const r = await fetch(url, { redirect: 'manual', ...init });
       const header = r.headers.get('location');
       return {
@@ -48,7 +48,9 @@ export function useOAuthFlow() {
         body: await r.text(),
       };
     },
-    async token(fields: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
+    token: async (
+      fields: Record<string, string>,
+    ): Promise<{ status: number; body: Record<string, unknown> }> => {
       const r = await fetch(`${f.emu.url}/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -57,14 +59,14 @@ export function useOAuthFlow() {
       return { status: r.status, body: (await r.json()) as Record<string, unknown> };
     },
     /** A code by headless consent. */
-    async codeFor(scope = 'profile'): Promise<{ code: string; verifier: string }> {
+    codeFor: async (scope = 'profile'): Promise<{ code: string; verifier: string }> => {
       const { verifier, challenge } = pkce();
       const r = await f.location(f.authorizeUrl({ code_challenge: challenge, scope }));
       if (r.status !== 302 || r.to?.searchParams.get('state') !== 'st-1')
         throw new Error(`authorize answered ${r.status} ${r.to?.search ?? ''}`);
       return { code: r.to.searchParams.get('code')!, verifier };
     },
-    exchange(c: { code: string; verifier: string }) {
+    exchange: (c: { code: string; verifier: string }) => {
       return f.token({
         grant_type: 'authorization_code',
         code: c.code,
@@ -72,7 +74,7 @@ export function useOAuthFlow() {
         code_verifier: c.verifier,
       });
     },
-    userinfo(accessToken: string): Promise<Response> {
+    userinfo: (accessToken: string): Promise<Response> => {
       return fetch(`${f.emu.url}/oauth/userinfo`, { headers: { authorization: `Bearer ${accessToken}` } });
     },
   };

@@ -64,6 +64,8 @@ export function issuePair(
   const access = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const refresh = `${REFRESH_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   db.transaction(() => {
+    // Expired tokens can never be used again (a reused expired refresh token is refused as unknown).
+    db.prepare('DELETE FROM oauth_tokens WHERE expires_at_ms <= ?').run(nowMs);
     insert(db, 'access', access, g, nowMs + ACCESS_TOKEN_TTL_MS);
     insert(db, 'refresh', refresh, g, nowMs + REFRESH_TOKEN_TTL_MS);
   })();

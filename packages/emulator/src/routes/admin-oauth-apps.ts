@@ -34,6 +34,8 @@ import { getAutoConsent, setAutoConsent } from '../oauth/auto-consent.js';
 import { checkAppUrls } from '../oauth/redirect-uris.js';
 
 const BASE = '/_emulator/oauth_apps';
+/** Most OAuth2 apps the emulator holds. */
+export const MAX_OAUTH_APPS = 1000;
 
 /** The body of a create, with the schema's and the URL rules' violations reported together. */
 function parseAppInput(body: unknown): OAuthAppCreate {
@@ -84,6 +86,8 @@ export function registerOAuthAppRoutes(app: FastifyInstance, ctx: EmulatorContex
 
   app.post(BASE, allow(ADMIN), (req) => {
     const input = parseAppInput(req.body);
+    if (listApps(ctx.db).length >= MAX_OAUTH_APPS)
+      throw badField('body', `the emulator holds at most ${MAX_OAUTH_APPS} OAuth2 apps; delete one first`);
     const { app: created, secret } = createApp(ctx.db, input, ctx.clock.iso());
     event(created, 'API_KEY_CREATED', 'OAuth2 app created', `OAuth2 app ${created.client_name} was created`);
     return { value: { ...created, ...secret } };

@@ -13,10 +13,15 @@ import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
 
+/** Most console users the emulator holds. */
+export const MAX_USERS = 1000;
+
 /** Registers the user administration routes. */
 export function registerUserRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.post('/_emulator/users', allow(ADMIN), async (req) => {
     const input = parseBody(userCreateSchema, req.body);
+    if (listUsers(ctx.db).length >= MAX_USERS)
+      throw badField('body', `the emulator holds at most ${MAX_USERS} users; delete one first`);
     const user = await createUser(ctx.db, input, ctx.clock.iso());
     if (!user) throw badField('email', `a user with email ${input.email.toLowerCase()} already exists`);
     recordAdminEvent(ctx.db, {

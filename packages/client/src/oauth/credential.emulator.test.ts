@@ -141,6 +141,38 @@ describe('OAuth2 credential and app management', () => {
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
   });
 
+  it('adopts tokens another process sharing the store rotated, instead of presenting a stale refresh token', async () => {
+    let shared = await login();
+    // A minute before the first token expires, for both.
+    const at = shared.expiresAt - 60_000;
+    const clockMs = (): number => at;
+    const make = () =>
+      createOAuthCredential({
+        url: emu.url,
+        clientId: app.client_id,
+        clientSecret: app.client_secret,
+        tokens: shared,
+        now: clockMs,
+        load: () => Promise.resolve(shared),
+        store: (next) => {
+          shared = next;
+          return Promise.resolve();
+        },
+      });
+    const first = make();
+    const second = make();
+    await emu.admin.calls.clear();
+    // Both see their token about to expire; the first refreshes, the second adopts its result.
+    const a = await first.bearer();
+    const b = await second.bearer();
+    expect(b).toBe(a);
+    expect(await emu.admin.calls.list({ method: 'POST', path: '/oauth/token' })).toHaveLength(1);
+    const check = await fetch(`${emu.url}/api/v1/providers/custom/templates`, {
+      headers: { authorization: `Bearer ${b}` },
+    });
+    expect(check.status).toBe(200);
+  });
+
   it('fails with OAUTH_REFUSED once the app is revoked', async () => {
     const tokens = await login();
     const credential = createOAuthCredential({

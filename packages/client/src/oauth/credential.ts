@@ -23,6 +23,12 @@ export interface OAuthCredentialOptions extends TokenEndpointOptions {
   tokens: OAuthTokens;
   /** Persists rotated tokens (e.g. in the OS keychain); awaited before they are used. */
   store: (tokens: OAuthTokens) => Promise<void>;
+  /**
+   * Reads the stored tokens back before a refresh: when another process sharing the store already
+   * rotated them, its tokens are adopted instead of presenting a refresh token it made stale (which
+   * the service would take for reuse and answer by revoking the whole login).
+   */
+  load?: () => Promise<OAuthTokens | undefined>;
   /** Refresh this long before the access token expires; default 5 minutes. */
   refreshBeforeMs?: number;
   /** Current time in epoch milliseconds; default `Date.now`. */
@@ -53,6 +59,11 @@ export function createOAuthCredential(options: OAuthCredentialOptions): OAuthCre
   const refresh = (): Promise<OAuthTokens> =>
     (inflight ??= (async () => {
       try {
+        const stored = await options.load?.();
+        if (stored !== undefined && stored.refreshToken !== tokens.refreshToken) {
+          tokens = stored;
+          if (now() < stored.expiresAt - margin) return stored;
+        }
         const next = await requestTokens(
           options,
           { grant_type: 'refresh_token', refresh_token: tokens.refreshToken },
@@ -79,7 +90,9 @@ export function createOAuthCredential(options: OAuthCredentialOptions): OAuthCre
     async renew(rejected) {
       if (inflight) return (await inflight).accessToken;
       if (tokens.accessToken !== rejected) return tokens.accessToken;
-      return (await refresh()).accessToken;
+      const next = await refresh();
+      // Adopted from the store, but refused all the same: rotate.
+      return next.accessToken === rejected ? undefined : next.accessToken;
     },
   };
 }

@@ -80,5 +80,10 @@ export function oauthCredentialOf(url: string, login: OAuthLogin): OAuthCredenti
     clientSecret: login.clientSecret,
     tokens: login.tokens,
     store: (tokens) => saveOAuthLogin(url, { ...login, tokens }),
+    // Another oaa process (a daemon, a second command) may have rotated the tokens meanwhile.
+    load: async () => {
+      const stored = await getOAuthLogin(url);
+      return stored?.clientId === login.clientId ? stored.tokens : undefined;
+    },
   });
 }

@@ -140,12 +140,14 @@ With --oauth, logs in through an OAuth2 app instead (authorization code flow wit
     });
     this.addSecret(tokens.accessToken);
     this.addSecret(tokens.refreshToken);
-    if (flags.verify && (await checkApiKey(url, tokens.accessToken, this.signal)) === 'rejected')
+    // The exchange proved the login; a read of the OAA endpoints also proves the scope reaches them.
+    const verified = flags.verify && tokens.scope.split(' ').includes('oaa:integrations');
+    if (verified && (await checkApiKey(url, tokens.accessToken, this.signal)) === 'rejected')
       throw rejectedKey(url);
     await runner.saveOAuthLogin(url, { clientId, clientSecret, tokens });
     await runner.deleteApiKey(url);
     await writeSavedUrl(this.config.configDir, url);
     this.log(`Logged in to ${url} with OAuth2 (scope ${tokens.scope}); the tokens are in the OS keychain.`);
-    return { url, stored: true, verified: flags.verify, kind: 'oauth', scope: tokens.scope };
+    return { url, stored: true, verified, kind: 'oauth', scope: tokens.scope };
   }
 }

@@ -2,11 +2,13 @@ import { OaaError } from '@oaakit/core';
 import { createApi } from './api.js';
 import type { ClientLogger } from './logger.js';
 import { silentLogger } from './logger.js';
+import type { BearerCredential } from './oauth/credential.js';
 import { createSend } from './request.js';
 import { accessRequestsApi } from './resources/access-requests.js';
 import type { AccessRequestsApi } from './resources/access-requests.js';
 import { configurationsApi } from './resources/configurations.js';
 import type { ConfigurationsApi } from './resources/configurations.js';
+import { oauthAppsApi, type OAuthAppsApi } from './resources/oauth-apps.js';
 import { dataSourcesApi } from './resources/datasources.js';
 import type { DataSourcesApi } from './resources/datasources.js';
 import { graphApi } from './resources/graph.js';
@@ -34,8 +36,12 @@ import type { PushPayloadOptions, PushPayloadResult } from './transport/push-pay
 export interface ClientOptions {
   /** Base URL of the service, e.g. `https://tenant.example.com` or the emulator's URL. */
   url: string;
-  /** API key (or OAuth2 access token), sent as a bearer credential and never logged. */
-  apiKey: string;
+  /**
+   * API key (or OAuth2 access token), sent as a bearer credential and never logged; or a credential
+   * answering the bearer value of each request, such as an OAuth2 login that refreshes itself
+   * (`createOAuthCredential`).
+   */
+  apiKey: string | BearerCredential;
   /** A fetch implementation; default the global one. */
   fetch?: typeof globalThis.fetch;
   /** Retry policy, or `false` for none. */
@@ -66,6 +72,8 @@ export interface Client {
   configurations: ConfigurationsApi;
   /** Platform events: the filtered list and the continuous export. */
   events: EventsApi;
+  /** OAuth2 app management (admin key): the emulator's `/_emulator/oauth_apps`. */
+  oauthApps: OAuthAppsApi;
   /**
    * Serializes, gzips and pushes a payload as a stream; one `:push` when it fits the body limit,
    * multipart otherwise.
@@ -121,6 +129,7 @@ export function createClient(options: ClientOptions): Client {
     accessRequests: accessRequestsApi(api),
     configurations: configurationsApi(api),
     events: eventsApi(api),
+    oauthApps: oauthAppsApi(api),
     pushPayload: (opts) => pushPayload({ push, parts }, opts),
   };
 }

@@ -20,7 +20,9 @@ export type ClientErrorCode =
   /** The provider exists with another template than the payload's. */
   | 'PROVIDER_TEMPLATE_MISMATCH'
   /** A client option (URL, API key, body limit) that cannot be used. */
-  | 'CONFIG_INVALID';
+  | 'CONFIG_INVALID'
+  /** The OAuth2 token endpoint refused a grant (an expired or revoked refresh token, a revoked app). */
+  | 'OAUTH_REFUSED';
 
 declare module '@oaakit/core' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments core's registry

@@ -42,3 +42,11 @@ export {
   type PushWarning,
 } from './types.js';
 export { clientOptionsFromEnv } from './env.js';
+export {
+  createOAuthCredential,
+  type BearerCredential,
+  type OAuthCredential,
+  type OAuthCredentialOptions,
+} from './oauth/credential.js';
+export { requestTokens, type OAuthTokens, type TokenEndpointOptions } from './oauth/token-endpoint.js';
+export { type NewClientSecret, type OAuthAppsApi } from './resources/oauth-apps.js';

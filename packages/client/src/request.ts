@@ -1,9 +1,10 @@
 import { OaaError } from '@oaakit/core';
 import { parseServiceError } from './error-body.js';
 import type { Scrub } from './error-body.js';
-import { abortedError, networkError, timeoutError } from './errors.js';
+import { abortedError, networkError, ServiceError, timeoutError } from './errors.js';
 import type { RequestInfo } from './errors.js';
 import type { ClientLogger } from './logger.js';
+import type { BearerCredential } from './oauth/credential.js';
 
 /** One HTTP call of the service interface. */
 export interface HttpRequest {
@@ -22,7 +23,8 @@ export interface HttpRequest {
 /** What a single attempt needs; built once by `createClient`. */
 export interface RequestConfig {
   url: string;
-  apiKey: string;
+  /** An API key, or a credential answering the bearer value of each request (an OAuth2 login). */
+  apiKey: string | BearerCredential;
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
   userAgent: string;
@@ -40,8 +42,24 @@ export function scrubber(secret: string): Scrub {
 /** Creates the single-attempt request function; retries are layered on top by `withRetry`. */
 export function createSend(config: RequestConfig): Send {
   const base = config.url.replace(/\/+$/, '');
-  const scrub = scrubber(config.apiKey);
+  const credential = config.apiKey;
   return async <T>(req: HttpRequest): Promise<T> => {
+    if (typeof credential === 'string') return attempt<T>(req, credential);
+    const bearer = await credential.bearer();
+    try {
+      return await attempt<T>(req, bearer);
+    } catch (error) {
+      // A token refused before its time (revoked, or a clock ahead of ours): renew once and resend.
+      if (!(error instanceof ServiceError) || error.status !== 401 || credential.renew === undefined)
+        throw error;
+      const renewed = await credential.renew(bearer);
+      if (renewed === undefined) throw error;
+      return attempt<T>(req, renewed);
+    }
+  };
+
+  async function attempt<T>(req: HttpRequest, bearer: string): Promise<T> {
+    const scrub = scrubber(bearer);
     const pathAndQuery = req.query ? `${req.path}?${req.query}` : req.path;
     const info: RequestInfo = { method: req.method, path: scrub(pathAndQuery) };
     if (req.signal?.aborted) throw abortedError(info, req.signal.reason);
@@ -54,7 +72,7 @@ export function createSend(config: RequestConfig): Send {
     const onAbort = (): void => controller.abort();
     req.signal?.addEventListener('abort', onAbort, { once: true });
     const headers: Record<string, string> = {
-      authorization: `Bearer ${config.apiKey}`,
+      authorization: `Bearer ${bearer}`,
       accept: 'application/json',
       'user-agent': config.userAgent,
     };
@@ -97,5 +115,5 @@ export function createSend(config: RequestConfig): Send {
       clearTimeout(timer);
       req.signal?.removeEventListener('abort', onAbort);
     }
-  };
+  }
 }

@@ -19,6 +19,8 @@ export const RUNNER_ERROR_CODES = {
   CREDENTIALS_MISSING: 'CREDENTIALS_MISSING',
   /** The OS keychain (Secret Service, Keychain, Credential Manager) could not be used. */
   KEYCHAIN_UNAVAILABLE: 'KEYCHAIN_UNAVAILABLE',
+  /** An OAuth2 login failed: consent refused, a state mismatch, a refused code, or no answer in time. */
+  OAUTH_LOGIN_FAILED: 'OAUTH_LOGIN_FAILED',
   /** Another run holds the lock of this data source's state. */
   STATE_LOCKED: 'STATE_LOCKED',
   /** A state file could not be read back (hand-edited or from an incompatible version). */

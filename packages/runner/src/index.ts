@@ -23,6 +23,15 @@ export {
 // Credentials and secrets
 export { deleteApiKey, getApiKey, saveApiKey } from './credentials/keychain.js';
 export {
+  deleteOAuthLogin,
+  getOAuthLogin,
+  oauthCredentialOf,
+  saveOAuthLogin,
+  OAUTH_KEYCHAIN_SERVICE,
+  type OAuthLogin,
+} from './credentials/oauth-keychain.js';
+export { LOOPBACK_CALLBACK_PATH, oauthLogin, type OAuthLoginOptions } from './credentials/oauth-login.js';
+export {
   resolveTarget,
   type CredentialSource,
   type ResolveTargetOptions,

@@ -1,7 +1,7 @@
 /**
  * Target resolution for every service command: `--url`/`--api-key`, then `OAA_URL`/`OAA_API_KEY`,
- * then the config file's target, then the URL of `oaa auth login` with its keychain key; with no
- * target at all, the embedded emulator.
+ * then the config file's target, then the URL of `oaa auth login` with its keychain key (or OAuth2
+ * login); with no target at all, the embedded emulator.
  */
 import { createClient, type RetryOptions } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
@@ -65,7 +65,8 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
   if (resolved !== undefined) {
     const client = createClient({
       url: resolved.url,
-      apiKey: resolved.apiKey,
+      // An OAuth2 login refreshes itself (and stores the rotated tokens) as calls need it.
+      apiKey: resolved.credential ?? resolved.apiKey,
       userAgent: options.userAgent,
       logger: options.logger,
       ...(retry === undefined ? {} : { retry }),

@@ -2,6 +2,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, errorBody, invalidArgument } from '../errors.js';
+import { MAX_FORM_BYTES } from './form-body.js';
 import { targetOf } from './request-path.js';
 
 /** Longest path parameter (an id, with its `:action`) the router accepts: fastify's default. */
@@ -27,6 +28,10 @@ function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): 
         field === 'body' && limit < bodyLimit
           ? ''
           : '; send larger payloads with a multipart upload (:parts)';
+      if (/^application\/x-www-form-urlencoded\b/i.test(req.headers['content-type'] ?? ''))
+        return invalidArgument([
+          { field: 'body', description: `a form body may have at most ${MAX_FORM_BYTES} bytes` },
+        ]);
       return invalidArgument([
         { field, description: `the request body exceeds the limit of ${limit} bytes${advice}` },
       ]);

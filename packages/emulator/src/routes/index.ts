@@ -7,6 +7,11 @@
  *   app.put(path, allow(ADMIN_OR_MONITORING), handler)  // the spec's /api/private/ endpoints
  *   app.post(path, allow(ADMIN), handler)               // the /_emulator controls
  *   app.get(path, allow(PUBLIC), handler)               // no key; nothing in the spec is public
+ *   app.get(path, allow(SESSION), handler)              // a signed-in console user (cookie)
+ *   app.get(path, allow(OAUTH_TOKEN, { scopes }), h)    // an OAuth2 access token only
+ *
+ * ANY_KEY routes also take OAuth2 access tokens with the `oaa:integrations` scope; any route can
+ * name other scopes with `allow(access, { scopes: [...] })`.
  *
  * (`allow` and the role lists: auth/route-access.ts.) A route without a declaration stops the
  * emulator at start-up. The check runs on the route fastify matched, so no spelling of a path can
@@ -25,6 +30,11 @@ import { registerLastLoginRoutes } from './admin-last-login.js';
 import { registerParseFailureRoutes } from './admin-parse-failures.js';
 import { registerRouteListRoutes } from './admin-routes.js';
 import { registerSubscriptionRoutes } from './admin-subscriptions.js';
+import { registerOAuthAppRoutes } from './admin-oauth-apps.js';
+import { registerUserRoutes } from './admin-users.js';
+import { registerConsoleLoginRoutes } from './console-login.js';
+import { registerOAuthAuthorizeRoutes } from './oauth-authorize.js';
+import { registerOAuthTokenRoutes } from './oauth-token.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
 import { registerEmailTemplateRoutes } from './email-templates.js';
@@ -54,5 +64,10 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerEventRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx);
   registerParseFailureRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerConsoleLoginRoutes(app, ctx);
+  registerOAuthAppRoutes(app, ctx);
+  registerOAuthAuthorizeRoutes(app, ctx);
+  registerOAuthTokenRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -1,12 +1,15 @@
 /**
  * Which service to push to and with which API key. The URL comes from the flag, then `OAA_URL`,
  * then the config's `target.url`; the key from the flag, then `OAA_API_KEY`, then the config's
- * `target.credential` reference, then the OS keychain entry of the URL.
+ * `target.credential` reference, then the OS keychain entry of the URL: its API key (`oaa auth
+ * login`), else its OAuth2 login (`oaa auth login --oauth`), which refreshes itself.
  */
+import type { OAuthCredential } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import type { TargetConfig } from '../config/schema.js';
 import { KEYCHAIN_SERVICE, accountOf, readKeychain } from './keychain.js';
+import { getOAuthLogin, oauthCredentialOf } from './oauth-keychain.js';
 import { resolveSecretReference } from './secrets.js';
 import type { SecretSources } from './secrets.js';
 
@@ -16,7 +19,10 @@ export type CredentialSource = 'flag' | 'env' | 'config' | 'keychain';
 /** A resolved target. The key is never logged; `toJSON` hides it. */
 export interface ResolvedTarget {
   url: string;
+  /** The API key, or for an OAuth2 login the access token it started with. */
   apiKey: string;
+  /** An OAuth2 login from the keychain: pass it to `createClient` as `apiKey`, so it refreshes itself. */
+  credential?: OAuthCredential;
   urlSource: Exclude<CredentialSource, 'keychain'>;
   apiKeySource: CredentialSource;
 }
@@ -54,13 +60,26 @@ export async function resolveTarget(options: ResolveTargetOptions = {}): Promise
   }
   let keychainProblem: string | undefined;
   try {
-    const value = await (options.keychain ?? readKeychain)(KEYCHAIN_SERVICE, accountOf(url));
+    const read = options.keychain ?? readKeychain;
+    const value = await read(KEYCHAIN_SERVICE, accountOf(url));
     if (value !== undefined) return hidden({ url, apiKey: value, urlSource, apiKeySource: 'keychain' });
+    const login = await getOAuthLogin(url, read);
+    if (login !== undefined) {
+      const credential = oauthCredentialOf(url, login);
+      return hidden({
+        url,
+        apiKey: login.tokens.accessToken,
+        credential,
+        urlSource,
+        apiKeySource: 'keychain',
+      });
+    }
   } catch (error) {
     keychainProblem = error instanceof Error ? error.message : String(error);
   }
   const hints = [
     `run \`oaa auth login\` to store an API key for ${url} in the OS keychain`,
+    'or log in with OAuth2: `oaa auth login --oauth --client-id <CLIENT_ID>`',
     'or set OAA_API_KEY',
   ];
   if (options.target?.credential !== undefined)
@@ -76,8 +95,15 @@ export async function resolveTarget(options: ResolveTargetOptions = {}): Promise
 function hidden(target: ResolvedTarget): ResolvedTarget {
   Object.defineProperty(target, 'toJSON', {
     enumerable: false,
-    value: () => ({ url: target.url, urlSource: target.urlSource, apiKeySource: target.apiKeySource }),
+    value: () => ({
+      url: target.url,
+      urlSource: target.urlSource,
+      apiKeySource: target.apiKeySource,
+      oauth: target.credential !== undefined,
+    }),
   });
   Object.defineProperty(target, 'apiKey', { enumerable: false, value: target.apiKey });
+  if (target.credential !== undefined)
+    Object.defineProperty(target, 'credential', { enumerable: false, value: target.credential });
   return target;
 }

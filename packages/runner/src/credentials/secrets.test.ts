@@ -124,6 +124,7 @@ describe('resolveTarget', () => {
     expect(error.message).toBe('no API key for https://t.example');
     expect(error.hints).toEqual([
       'run `oaa auth login` to store an API key for https://t.example in the OS keychain',
+      'or log in with OAuth2: `oaa auth login --oauth --client-id <CLIENT_ID>`',
       'or set OAA_API_KEY',
     ]);
   });

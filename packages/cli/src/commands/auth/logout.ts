@@ -6,7 +6,7 @@ import { deleteSavedUrl, readSavedUrl } from '../../target/saved-login.js';
 
 /** `oaa auth logout`: removes the stored API key. */
 export default class AuthLogout extends BaseCommand {
-  static override summary = 'Remove the API key of a service URL from the OS keychain.';
+  static override summary = 'Remove the API key or OAuth2 login of a service URL from the OS keychain.';
   static override description =
     'Deletes the stored key and forgets the login, so commands use the embedded emulator again (unless OAA_URL is set).';
   static override examples = [
@@ -24,13 +24,14 @@ export default class AuthLogout extends BaseCommand {
         code: 'USAGE',
         hints: ['pass --url to remove the key of a URL'],
       });
-    const { deleteApiKey } = await import('@oaakit/runner');
-    const removed = await deleteApiKey(target.url);
+    const { deleteApiKey, deleteOAuthLogin } = await import('@oaakit/runner');
+    const removedKey = await deleteApiKey(target.url);
+    const removed = (await deleteOAuthLogin(target.url)) || removedKey;
     if ((await readSavedUrl(this.config.configDir)) === target.url)
       await deleteSavedUrl(this.config.configDir);
     this.log(
       removed
-        ? `Removed the API key of ${target.url} from the OS keychain.`
+        ? `Removed the login (API key or OAuth2 tokens) of ${target.url} from the OS keychain.`
         : `No API key was stored for ${target.url}.`,
     );
     return { url: target.url, removed };

@@ -9,7 +9,8 @@ import { renderFields } from '../../output/table.js';
 interface StatusOutput {
   url: string | null;
   urlSource: 'flag' | 'env' | 'login' | null;
-  apiKeySource: 'env' | 'keychain' | null;
+  /** `oauth` for an OAuth2 login kept in the keychain (`oaa auth login --oauth`). */
+  apiKeySource: 'env' | 'keychain' | 'oauth' | null;
   /** `accepted`, `rejected`, or null when not checked. */
   check: 'accepted' | 'rejected' | null;
 }
@@ -36,8 +37,19 @@ export default class AuthStatus extends BaseCommand {
     }
     const envKey = process.env['OAA_API_KEY'];
     this.addSecret(envKey);
-    const { getApiKey } = await import('@oaakit/runner');
-    const apiKey = envKey || (await getApiKey(target.url));
+    const { getApiKey, getOAuthLogin, oauthCredentialOf } = await import('@oaakit/runner');
+    let apiKey = envKey || (await getApiKey(target.url));
+    let oauth = false;
+    if (apiKey === undefined) {
+      const login = await getOAuthLogin(target.url);
+      if (login !== undefined) {
+        this.addSecret(login.clientSecret);
+        this.addSecret(login.tokens.refreshToken);
+        // The current access token, refreshed (and stored) first when it is about to expire.
+        apiKey = await oauthCredentialOf(target.url, login).bearer();
+        oauth = true;
+      }
+    }
     if (apiKey === undefined) {
       throw new OaaError(`no API key for ${target.url}`, {
         code: 'CREDENTIALS_MISSING',
@@ -51,7 +63,7 @@ export default class AuthStatus extends BaseCommand {
     const output: StatusOutput = {
       url: target.url,
       urlSource: target.source,
-      apiKeySource: envKey ? 'env' : 'keychain',
+      apiKeySource: envKey ? 'env' : oauth ? 'oauth' : 'keychain',
       check,
     };
     this.log(
@@ -60,7 +72,7 @@ export default class AuthStatus extends BaseCommand {
           'url',
           `${output.url} (from ${target.source === 'login' ? 'the last login' : target.source === 'env' ? 'OAA_URL' : '--url'})`,
         ],
-        ['API key', envKey ? 'OAA_API_KEY' : 'OS keychain'],
+        ['API key', envKey ? 'OAA_API_KEY' : oauth ? 'OAuth2 login (OS keychain)' : 'OS keychain'],
         ['check', check ?? 'not checked'],
       ]),
     );

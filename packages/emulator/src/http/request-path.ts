@@ -15,13 +15,16 @@ export interface RequestTarget {
   path: string;
   /** The route pattern fastify matched, undefined when none did (a 404). */
   route: string | undefined;
-  /** A test control under `/_emulator`: never faulted, never recorded as an API call. */
+  /**
+   * A test control under `/_emulator`, or the web console under `/console`: never faulted, never
+   * recorded as an API call.
+   */
   control: boolean;
 }
 
-const EMULATOR_ROUTE = /^\/_emulator(\/|$)/;
+const EMULATOR_ROUTE = /^\/(_emulator|console)(\/|$)/;
 // For paths no route matched, any spelling of /_emulator counts: case, extra slashes, `%2F`.
-const EMULATOR_LOOSE = /^\/+_emulator(\/|$)/i;
+const EMULATOR_LOOSE = /^\/+(_emulator|console)(\/|$)/i;
 // find-my-way route syntax: `::` is a literal colon, `:name` a parameter, `*` the wildcard.
 const PATTERN_PART = /::|:([A-Za-z0-9_]+)|\*/g;
 

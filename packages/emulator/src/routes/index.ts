@@ -13,6 +13,7 @@
  * reach a route under another route's access; route-access.test.ts walks every registered route.
  */
 import type { FastifyInstance } from 'fastify';
+import { registerConsoleRoutes } from '../console/console-routes.js';
 import type { EmulatorContext } from '../context.js';
 import { registerApiKeyRoutes } from './admin-api-keys.js';
 import { registerCallRoutes } from './admin-calls.js';
@@ -36,5 +37,6 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerClockRoutes(app, ctx);
   registerCallRoutes(app, ctx);
   registerGraphRoutes(app, ctx);
+  registerConsoleRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -1,0 +1,32 @@
+/**
+ * The console's script: fills the page's `main` with the page its shell names. Each page is a
+ * module with a `render(main)` function.
+ */
+import { errorBox } from './dom.js';
+import { renderApiKeys } from './pages/api-keys.js';
+import { renderGraphExplorer } from './pages/graph-explorer.js';
+import { renderProviders } from './pages/providers.js';
+
+type Render = (main: HTMLElement) => Promise<void>;
+
+const PAGES: Record<string, Render> = {
+  providers: renderProviders,
+  graph: renderGraphExplorer,
+  'api-keys': renderApiKeys,
+};
+
+async function start(): Promise<void> {
+  const main = document.getElementById('main');
+  if (main === null) return;
+  const render = PAGES[main.dataset.page ?? ''];
+  main.querySelector('.loading')?.remove();
+  if (render === undefined) return;
+  try {
+    await render(main);
+  } catch (err) {
+    main.append(errorBox(err));
+  }
+  main.dataset.ready = 'true';
+}
+
+void start();

@@ -123,6 +123,30 @@ export {
   type EmailTemplate,
 } from './schemas/notifications.js';
 export { BAD_REQUEST_TYPE, USER_FACING_TYPE, errorBodySchema, type ErrorBody } from './schemas/error-body.js';
+export {
+  MAX_CLIENT_SECRETS,
+  MAX_OAUTH_URL_LENGTH,
+  MAX_REDIRECT_URIS,
+  OAUTH_SCOPES,
+  autoConsentSchema,
+  consoleUserSchema,
+  isOAuthScope,
+  oauthAppCreateSchema,
+  oauthAppSchema,
+  oauthSecretSchema,
+  oauthTokenResponseSchema,
+  userCreateSchema,
+  userInfoSchema,
+  type AutoConsent,
+  type ConsoleUser,
+  type OAuthApp,
+  type OAuthAppCreate,
+  type OAuthScope,
+  type OAuthSecret,
+  type OAuthTokenResponse,
+  type UserCreate,
+  type UserInfo,
+} from './schemas/oauth.js';
 
 // Validation
 export { validate, type ValidationResult } from './validate/index.js';

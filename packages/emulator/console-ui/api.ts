@@ -38,8 +38,10 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
-  if (res.status === 401) {
+  // A lost session: JSON routes answer 401 to changes and send reads to the sign-in page.
+  if (res.status === 401 || (res.redirected && new URL(res.url).pathname === '/console/login')) {
     location.assign(`/console/login?next=${encodeURIComponent(location.pathname + location.search)}`);
+    throw new ApiCallError(401, 'signed out: sign in again');
   }
   if (!res.ok) throw new ApiCallError(res.status, messageOf(res.status, text));
   return (text === '' ? {} : JSON.parse(text)) as T;

@@ -10,11 +10,13 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from 'fastify';
-import { authorize } from './auth/authorize.js';
-import { ADMIN, ANY_KEY, requireRouteAccess } from './auth/route-access.js';
+import { authorize, rememberPrincipal } from './auth/authorize.js';
+import { ADMIN, ANY_KEY, requireRouteAccess, tokenScopesOf } from './auth/route-access.js';
+import { admitSession } from './console-auth/request-session.js';
 import type { EmulatorContext } from './context.js';
 import { ApiError, codeForStatus, statusOf } from './errors.js';
 import { errorHandler, MAX_PARAM_LENGTH, sendError } from './http/error-handler.js';
+import { registerFormParser } from './http/form-body.js';
 import { queryOf, targetOf, type RequestTarget } from './http/request-path.js';
 import { registerRoutes } from './routes/index.js';
 
@@ -69,6 +71,7 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
     }
     void json(req, body as string, done);
   });
+  registerFormParser(app);
 
   const seen = new WeakMap<FastifyRequest, { arrivedAt: string; target: RequestTarget }>();
 
@@ -81,9 +84,19 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
     if (reply.sent) return;
     // The route fastify matched says who may call it (a route without a declaration cannot be
     // registered; ADMIN is only the fail-closed fallback).
-    const access =
-      target.route === undefined ? UNKNOWN_PATH_ACCESS : (req.routeOptions.config.allow ?? ADMIN);
-    authorize(ctx.db, access, req.headers.authorization, `${req.method} ${target.route ?? target.path}`);
+    const config = target.route === undefined ? undefined : req.routeOptions.config;
+    const access = config === undefined ? UNKNOWN_PATH_ACCESS : (config.allow ?? ADMIN);
+    if (access === 'session') {
+      // Without a session a page goes to the sign-in page (and comes back), anything else is a 401.
+      if (!admitSession(ctx, req, reply)) return reply;
+      return undefined;
+    }
+    const route = { access, scopes: tokenScopesOf(access, config?.scopes), nowMs: ctx.clock.nowMs() };
+    rememberPrincipal(
+      req,
+      authorize(ctx.db, route, req.headers.authorization, `${req.method} ${target.route ?? target.path}`),
+    );
+    return undefined;
   });
 
   app.addHook('onResponse', async (req, reply) => {

@@ -167,6 +167,7 @@ describe('route access: every route, every spelling (issue 9)', () => {
     const failures: string[] = [];
     for (const route of routes) {
       if (route.access === 'public') continue;
+      if (route.access === 'session' || route.access === 'oauth_token') continue; // see below
       const denied = ROLES.filter((role) => !route.access.includes(role));
       const before = await snapshot();
       const checks = spellings(concrete(route.url)).flatMap((s) => [
@@ -198,12 +199,78 @@ describe('route access: every route, every spelling (issue 9)', () => {
   }, 180_000);
 });
 
+describe('route access: session and access-token routes (issue 14)', () => {
+  let emu: RunningEmulator;
+  beforeAll(async () => {
+    emu = await startEmulator({ apiKeys: ROLES.map((role) => ({ key: KEYS[role], role })) });
+  });
+  afterAll(() => emu?.close());
+
+  it('sends a page request without a session to sign-in, refuses other methods, and takes no API key', async () => {
+    const routes = (
+      (await (
+        await fetch(`${emu.url}/_emulator/routes`, { headers: { authorization: `Bearer ${KEYS.admin}` } })
+      ).json()) as { values: DeclaredRoute[] }
+    ).values;
+    const session = routes.filter((r) => r.access === 'session');
+    expect(session.map((r) => `${r.method} ${r.url}`)).toEqual(
+      expect.arrayContaining(['POST /console/logout', 'GET /console/session']),
+    );
+    const failures: string[] = [];
+    for (const route of session) {
+      for (const key of [null, KEYS.admin]) {
+        const r = await fetch(emu.url + route.url.replace(/:([A-Za-z0-9_]+)/g, 'x'), {
+          method: route.method,
+          redirect: 'manual',
+          headers: key === null ? {} : { authorization: `Bearer ${key}` },
+        });
+        const page = route.method === 'GET' || route.method === 'HEAD';
+        const ok = page
+          ? r.status === 303 && (r.headers.get('location') ?? '').startsWith('/console/login?next=')
+          : r.status === 401;
+        if (!ok)
+          failures.push(
+            `${route.method} ${route.url} (${key === null ? 'no key' : 'admin key'}): ${r.status}`,
+          );
+      }
+    }
+    for (const route of routes.filter((r) => r.access === 'oauth_token')) {
+      expect(route.scopes.length).toBeGreaterThan(0);
+      for (const key of [null, KEYS.admin]) {
+        const r = await fetch(emu.url + route.url, {
+          method: route.method,
+          headers: key === null ? {} : { authorization: `Bearer ${key}` },
+        });
+        if (r.status !== 401) failures.push(`${route.method} ${route.url}: ${r.status}, wanted 401`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets OAA routes take access tokens of the oaa:integrations scope and admin routes none', async () => {
+    const routes = (
+      (await (
+        await fetch(`${emu.url}/_emulator/routes`, { headers: { authorization: `Bearer ${KEYS.admin}` } })
+      ).json()) as { values: DeclaredRoute[] }
+    ).values;
+    const find = (method: string, url: string) => routes.find((r) => r.method === method && r.url === url);
+    expect(find('GET', '/api/v1/providers/custom')?.scopes).toEqual(['oaa:integrations']);
+    expect(find('POST', '/_emulator/api_keys')?.scopes).toEqual([]);
+  });
+});
+
 describe('requireRouteAccess', () => {
   it('stops an app whose route declares no access, naming the route', async () => {
     const app = Fastify();
     requireRouteAccess(app);
     expect(() => app.get('/undeclared', () => ({}))).toThrow(/GET \/undeclared declares no access/);
     expect(() => app.get('/empty', { config: { allow: [] } }, () => ({}))).toThrow(/declares no access/);
+    expect(() => app.get('/scoped', { config: { allow: 'oauth_token' } }, () => ({}))).toThrow(
+      /names no scope/,
+    );
+    expect(() =>
+      app.get('/odd', { config: { allow: 'public', scopes: ['openid' as never] } }, () => ({})),
+    ).toThrow(/unknown OAuth2 scopes/);
     await app.close();
   });
 });

@@ -4,6 +4,9 @@
  * No inline script or style, so the Content-Security-Policy allows only the console's own files.
  */
 
+import { escapeHtml } from '../console-auth/html.js';
+import { CSRF_FIELD } from '../console-auth/request-session.js';
+
 /** The console's pages: path segment and navigation label. */
 export const CONSOLE_PAGES = [
   ['providers', 'Providers and data sources'],
@@ -31,19 +34,6 @@ export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'cache-control': 'no-store',
 };
 
-const ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** `text` safe inside HTML text and quoted attributes. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
-}
-
 /** The page `page` for the signed-in `user`, carrying `csrfToken` for the script. */
 export function consoleShell(options: { page: ConsolePage; user: string; csrfToken: string }): string {
   const nav = CONSOLE_PAGES.map(
@@ -65,7 +55,7 @@ export function consoleShell(options: { page: ConsolePage; user: string; csrfTok
 <a class="skip" href="#main">Skip to content</a>
 <header class="top">
 <span class="brand">OAA emulator console</span>
-<span class="user">${escapeHtml(options.user)}</span>
+<span class="user">${escapeHtml(options.user)}<form method="post" action="/console/logout"><input type="hidden" name="${CSRF_FIELD}" value="${escapeHtml(options.csrfToken)}"><button type="submit" class="quiet">Sign out</button></form></span>
 </header>
 <div class="layout">
 <nav aria-label="Console"><ul>${nav}</ul></nav>

@@ -6,7 +6,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessPayload } from '../test-support/access-payload.js';
-import { launchBrowser, screenshot } from '../test-support/browser.js';
+import { launchBrowser, screenshot, signIn } from '../test-support/browser.js';
 import { useEmulator, type Harness } from '../test-support/harness.js';
 
 let browser: Browser;
@@ -26,7 +26,11 @@ async function pushed(h: Harness, size: Parameters<typeof accessPayload>[0]): Pr
 
 async function openExplorer(h: Harness, dataSourceId: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await page.goto(`${h.emu.url}/console/graph?data_source_id=${dataSourceId}`);
+  await signIn(page, {
+    url: h.emu.url,
+    adminKey: h.emu.adminKey,
+    path: `/console/graph?data_source_id=${dataSourceId}`,
+  });
   await page.locator('canvas.graph[data-nodes]').waitFor();
   return page;
 }

@@ -142,6 +142,68 @@ CREATE TABLE IF NOT EXISTS upload_chunks (
 );
 
 CREATE TABLE IF NOT EXISTS configurations (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+-- Console users (console-auth/users.ts) and their sign-in sessions; a session id and a password are
+-- stored only as hashes (SHA-256 of the random id, scrypt of the password).
+CREATE TABLE IF NOT EXISTS users (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  email TEXT NOT NULL UNIQUE,
+  given_name TEXT NOT NULL,
+  family_name TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS sessions (
+  id_hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  csrf_token TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL
+);
+
+-- OAuth2 apps (oauth/apps.ts), their secrets, authorization codes and tokens; secrets, codes and
+-- tokens are stored as SHA-256 hashes. A token family is every token issued from one code.
+CREATE TABLE IF NOT EXISTS oauth_apps (
+  seq INTEGER PRIMARY KEY,
+  client_id TEXT NOT NULL UNIQUE,
+  record TEXT NOT NULL,
+  revoked_at TEXT
+);
+
+CREATE TABLE IF NOT EXISTS oauth_secrets (
+  id TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES oauth_apps(client_id) ON DELETE CASCADE,
+  secret_hash TEXT NOT NULL UNIQUE,
+  prefix TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  last_used_at TEXT
+);
+
+CREATE TABLE IF NOT EXISTS oauth_codes (
+  code_hash TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES oauth_apps(client_id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  redirect_uri TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  code_challenge TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL,
+  used_at_ms INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS oauth_tokens (
+  token_hash TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  client_id TEXT NOT NULL REFERENCES oauth_apps(client_id) ON DELETE CASCADE,
+  user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+  family TEXT NOT NULL,
+  scope TEXT NOT NULL,
+  expires_at_ms INTEGER NOT NULL,
+  revoked_at_ms INTEGER
+);
+CREATE INDEX IF NOT EXISTS oauth_tokens_by_family ON oauth_tokens (family);
+CREATE INDEX IF NOT EXISTS oauth_tokens_by_client ON oauth_tokens (client_id);
 `;
 
 /** The database handle type used throughout the emulator. */

@@ -15,10 +15,7 @@ export interface RequestTarget {
   path: string;
   /** The route pattern fastify matched, undefined when none did (a 404). */
   route: string | undefined;
-  /**
-   * A test control under `/_emulator`, or the web console under `/console`: never faulted, never
-   * recorded as an API call.
-   */
+  /** A test control under `/_emulator`, or a console page under `/console`: never faulted, never recorded as an API call. */
   control: boolean;
 }
 

@@ -7,6 +7,11 @@
  *   app.put(path, allow(ADMIN_OR_MONITORING), handler)  // the spec's /api/private/ endpoints
  *   app.post(path, allow(ADMIN), handler)               // the /_emulator controls
  *   app.get(path, allow(PUBLIC), handler)               // no key; nothing in the spec is public
+ *   app.get(path, allow(SESSION), handler)              // a signed-in console user (cookie)
+ *   app.get(path, allow(OAUTH_TOKEN, { scopes }), h)    // an OAuth2 access token only
+ *
+ * ANY_KEY routes also take OAuth2 access tokens with the `oaa:integrations` scope; any route can
+ * name other scopes with `allow(access, { scopes: [...] })`.
  *
  * (`allow` and the role lists: auth/route-access.ts.) A route without a declaration stops the
  * emulator at start-up. The check runs on the route fastify matched, so no spelling of a path can
@@ -21,6 +26,8 @@ import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
 import { registerRouteListRoutes } from './admin-routes.js';
+import { registerUserRoutes } from './admin-users.js';
+import { registerConsoleLoginRoutes } from './console-login.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
 import { registerIconRoutes } from './icons.js';
@@ -37,6 +44,8 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerClockRoutes(app, ctx);
   registerCallRoutes(app, ctx);
   registerGraphRoutes(app, ctx);
+  registerUserRoutes(app, ctx);
+  registerConsoleLoginRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -15,3 +15,4 @@ export { type CallRecord } from '../calls.js';
 export { type Fault, type FaultSpec } from '../faults.js';
 export { type GraphEdgeView, type GraphNodeView, type GraphStats } from '../graph/read-graph.js';
 export { type EventRecord } from '../store/events.js';
+export { signInToConsole, cookiesOf, hiddenField, type ConsoleSignIn } from './console-session.js';

@@ -1,0 +1,216 @@
+/**
+ * Issue 14, item 2: console users under /_emulator/users, the sign-in page, sessions on the emulator
+ * clock, the CSRF token, sign-out. Over HTTP against a real emulator.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cookiesOf, hiddenField, signInToConsole } from '../testing/console-session.js';
+import { startTestEmulator, type TestEmulator } from '../testing/test-emulator.js';
+
+const PASSWORD = 'correct horse battery';
+
+describe('console users and sign-in', () => {
+  let emu: TestEmulator;
+  const admin = async (method: string, path: string, body?: unknown): Promise<Response> =>
+    fetch(emu.url + path, {
+      method,
+      headers: { authorization: `Bearer ${emu.adminKey}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  beforeAll(async () => {
+    emu = await startTestEmulator();
+    const r = await admin('POST', '/_emulator/users', {
+      email: 'Ada@Example.com',
+      given_name: 'Ada',
+      family_name: 'Lovelace',
+      password: PASSWORD,
+    });
+    expect(r.status).toBe(200);
+  });
+  afterAll(() => emu?.close());
+
+  it('creates, lists and deletes users without ever answering the password', async () => {
+    const created = await admin('POST', '/_emulator/users', {
+      email: 'grace@example.com',
+      given_name: 'Grace',
+      family_name: 'Hopper',
+      password: 'another password',
+    });
+    const user = ((await created.json()) as { value: Record<string, string> }).value;
+    expect(user).toMatchObject({ email: 'grace@example.com', name: 'Grace Hopper' });
+    const listed = await (await admin('GET', '/_emulator/users')).text();
+    expect(listed).toContain('grace@example.com');
+    expect(listed).not.toContain('another password');
+    expect(listed).not.toContain('scrypt');
+    expect((await admin('DELETE', `/_emulator/users/${user.sub}`)).status).toBe(200);
+    expect((await admin('GET', `/_emulator/users/${user.sub}`)).status).toBe(404);
+    const events = await emu.admin.events({ eventType: 'USER_CREATED' });
+    expect(events.map((e) => e.entity_name)).toContain('grace@example.com');
+    expect((await emu.admin.events({ eventType: 'USER_DELETED' })).length).toBe(1);
+  });
+
+  it('refuses bad user input naming the field, and a taken email', async () => {
+    const r = await admin('POST', '/_emulator/users', {
+      email: 'not-an-email',
+      given_name: '',
+      family_name: 'x'.repeat(101),
+      password: 'short',
+      role: 'admin',
+    });
+    expect(r.status).toBe(400);
+    const fields = ((await r.json()) as { details: { field_violations?: { field: string }[] }[] }).details
+      .flatMap((d) => d.field_violations ?? [])
+      .map((v) => v.field);
+    expect(fields).toEqual(
+      expect.arrayContaining(['email', 'given_name', 'family_name', 'password', 'role']),
+    );
+    const taken = await admin('POST', '/_emulator/users', {
+      email: 'ada@example.com',
+      given_name: 'A',
+      family_name: 'L',
+      password: PASSWORD,
+    });
+    expect(taken.status).toBe(400);
+    // Users are admin-only.
+    const member = await fetch(`${emu.url}/_emulator/users`, {
+      headers: { authorization: `Bearer ${emu.apiKey}` },
+    });
+    expect(member.status).toBe(403);
+  });
+
+  it('serves an accessible sign-in form and refuses a wrong password', async () => {
+    const page = await fetch(`${emu.url}/console/login`);
+    const html = await page.text();
+    expect(page.headers.get('content-type')).toMatch(/text\/html/);
+    expect(html).toContain('<label for="email">');
+    expect(html).toContain('<label for="password">');
+    const cookie = Object.entries(cookiesOf(page))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+    const post = (password: string, token = hiddenField(html, 'csrf_token') ?? '') =>
+      fetch(`${emu.url}/console/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams({
+          csrf_token: token,
+          next: '/console',
+          email: 'ada@example.com',
+          password,
+        }),
+      });
+    const wrong = await post('wrong password');
+    expect(wrong.status).toBe(401);
+    expect(await wrong.text()).toContain('Wrong email or password');
+    expect(cookiesOf(wrong).oaa_emulator_session).toBeUndefined();
+    // The login form's own CSRF token must match its cookie.
+    const forged = await post(PASSWORD, 'forged');
+    expect(forged.status).toBe(403);
+    expect(cookiesOf(forged).oaa_emulator_session).toBeUndefined();
+  });
+
+  it('signs in with a HttpOnly SameSite=Lax session cookie and goes back to a same-origin next only', async () => {
+    const page = await fetch(`${emu.url}/console/login?next=${encodeURIComponent('/console/apps?x=1')}`);
+    const html = await page.text();
+    const cookie = Object.entries(cookiesOf(page))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+    const res = await fetch(`${emu.url}/console/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({
+        csrf_token: hiddenField(html, 'csrf_token') ?? '',
+        next: hiddenField(html, 'next') ?? '',
+        email: 'ADA@example.com',
+        password: PASSWORD,
+      }),
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/apps?x=1');
+    const line = res.headers.getSetCookie().find((l) => l.startsWith('oaa_emulator_session='))!;
+    expect(line).toMatch(/HttpOnly/);
+    expect(line).toMatch(/SameSite=Lax/);
+    expect(line).toMatch(/Path=\//);
+    expect(line).not.toMatch(/Secure/); // plain HTTP here; see the TLS test
+
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      'javascript:alert(1)',
+    ]) {
+      const s = await signInToConsole({ url: emu.url, email: 'ada@example.com', password: PASSWORD, next });
+      expect(s.location).toBe('/console');
+    }
+    expect((await emu.admin.events({ eventType: 'USER_LOGIN' })).length).toBeGreaterThan(0);
+  });
+
+  it('binds the CSRF token to the session and signs out', async () => {
+    const s = await signInToConsole({ url: emu.url, email: 'ada@example.com', password: PASSWORD });
+    const other = await signInToConsole({ url: emu.url, email: 'ada@example.com', password: PASSWORD });
+    expect(other.csrfToken).not.toBe(s.csrfToken);
+    const logout = (token: string | undefined, cookie = s.cookie) =>
+      fetch(`${emu.url}/console/logout`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+        body: new URLSearchParams(token === undefined ? {} : { csrf_token: token }),
+      });
+    expect((await logout(undefined)).status).toBe(403);
+    expect((await logout(other.csrfToken)).status).toBe(403);
+    const out = await logout(s.csrfToken);
+    expect(out.status).toBe(303);
+    expect(out.headers.get('location')).toBe('/console/login');
+    const after = await fetch(`${emu.url}/console/session`, {
+      headers: { cookie: s.cookie },
+      redirect: 'manual',
+    });
+    expect(after.status).toBe(303);
+    expect(after.headers.get('location')).toBe(
+      `/console/login?next=${encodeURIComponent('/console/session')}`,
+    );
+    // The other session lives on.
+    expect((await fetch(`${emu.url}/console/session`, { headers: { cookie: other.cookie } })).status).toBe(
+      200,
+    );
+    expect((await emu.admin.events({ eventType: 'USER_LOGOUT' })).length).toBe(1);
+  });
+
+  it('ends sessions after 12 hours of emulator time, and when the user is deleted', async () => {
+    await admin('POST', '/_emulator/users', {
+      email: 'temp@example.com',
+      given_name: 'Temp',
+      family_name: 'User',
+      password: PASSWORD,
+    });
+    const s = await signInToConsole({ url: emu.url, email: 'temp@example.com', password: PASSWORD });
+    const probe = async (cookie: string): Promise<number> =>
+      (await fetch(`${emu.url}/console/session`, { headers: { cookie }, redirect: 'manual' })).status;
+    expect(await probe(s.cookie)).toBe(200);
+    await emu.admin.clock.advance(11 * 3600_000);
+    expect(await probe(s.cookie)).toBe(200);
+    await emu.admin.clock.advance(3600_000);
+    expect(await probe(s.cookie)).toBe(303);
+    const again = await signInToConsole({ url: emu.url, email: 'temp@example.com', password: PASSWORD });
+    await admin('DELETE', '/_emulator/users/temp@example.com');
+    expect(await probe(again.cookie)).toBe(303);
+  });
+});
+
+describe('console sign-in over TLS', () => {
+  it('marks the session cookie Secure', async () => {
+    const emu = await startTestEmulator({ tls: true });
+    const https = await import('node:https');
+    const line = await new Promise<string>((resolve, reject) => {
+      https
+        .get(`${emu.url}/console/login`, { rejectUnauthorized: false }, (res) => {
+          res.resume();
+          resolve((res.headers['set-cookie'] ?? []).join('\n'));
+        })
+        .on('error', reject);
+    });
+    expect(line).toMatch(/oaa_emulator_login_csrf=[^;]+;.*Secure/);
+    await emu.close();
+  });
+});

@@ -1,6 +1,7 @@
 /**
- * Calls from the console's pages to the emulator: same-origin, with the session cookie the browser
- * keeps, and the page's CSRF token on every change. A lost session sends the reader to sign in.
+ * Calls from the console's pages to the emulator's API: same-origin, with the session cookie the
+ * browser keeps and the page's CSRF token on every call (the API admits a console session only
+ * with it; see src/console/console-session-access.ts). A lost session sends the reader to sign in.
  */
 
 /** An error answer, with the message of the emulator's error body. */
@@ -28,8 +29,7 @@ function messageOf(status: number, text: string): string {
 
 /** Sends a JSON request and answers the parsed JSON body; throws ApiCallError on a non-2xx answer. */
 export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
-  if (method !== 'GET') headers['x-csrf-token'] = csrfToken();
+  const headers: Record<string, string> = { accept: 'application/json', 'x-csrf-token': csrfToken() };
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, {
     method,

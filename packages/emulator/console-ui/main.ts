@@ -5,6 +5,7 @@
 import { errorBox } from './dom.js';
 import { renderApiKeys } from './pages/api-keys.js';
 import { renderGraphExplorer } from './pages/graph-explorer.js';
+import { renderOAuthApps } from './pages/oauth-apps.js';
 import { renderProviders } from './pages/providers.js';
 
 type Render = (main: HTMLElement) => Promise<void>;
@@ -13,6 +14,7 @@ const PAGES: Record<string, Render> = {
   providers: renderProviders,
   graph: renderGraphExplorer,
   'api-keys': renderApiKeys,
+  'oauth-apps': renderOAuthApps,
 };
 
 async function start(): Promise<void> {

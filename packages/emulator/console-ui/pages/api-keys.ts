@@ -1,4 +1,4 @@
-/** API keys: create (the key is shown once), list by prefix, revoke. */
+/** API keys: create (the key is shown once), list by prefix, revoke; through `/_emulator/api_keys`. */
 import { api } from '../api.js';
 import { announce, errorBox, h, replace, when } from '../dom.js';
 
@@ -20,7 +20,7 @@ export async function renderApiKeys(main: HTMLElement): Promise<void> {
   const status = h('div');
 
   async function refresh(): Promise<void> {
-    const keys = (await api<{ values: ApiKey[] }>('GET', '/console/api/api_keys')).values;
+    const keys = (await api<{ values: ApiKey[] }>('GET', '/_emulator/api_keys')).values;
     replace(
       list,
       h(
@@ -75,7 +75,7 @@ export async function renderApiKeys(main: HTMLElement): Promise<void> {
   async function revoke(k: ApiKey): Promise<void> {
     if (!confirm(`Revoke the key "${k.name}"? Clients using it stop working at once.`)) return;
     try {
-      await api('DELETE', `/console/api/api_keys/${encodeURIComponent(k.id)}`);
+      await api('DELETE', `/_emulator/api_keys/${encodeURIComponent(k.id)}`);
       announce(`Key ${k.name} revoked`);
       await refresh();
     } catch (err) {
@@ -102,7 +102,7 @@ export async function renderApiKeys(main: HTMLElement): Promise<void> {
     e.preventDefault();
     void (async () => {
       try {
-        const { value } = await api<{ value: ApiKey & { key: string } }>('POST', '/console/api/api_keys', {
+        const { value } = await api<{ value: ApiKey & { key: string } }>('POST', '/_emulator/api_keys', {
           name: name.value,
           role: role.value,
         });

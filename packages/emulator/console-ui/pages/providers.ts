@@ -24,6 +24,15 @@ export async function loadProviders(): Promise<ProviderOverview[]> {
   return (await api<{ values: ProviderOverview[] }>('GET', '/console/api/providers')).values;
 }
 
+/** Loads a provider's icon through the API (`GET .../{id}:icon`) into `img`. */
+async function showIcon(img: HTMLImageElement, providerId: string): Promise<void> {
+  const icon = await api<{ mime_type: string; icon_base64: string }>(
+    'GET',
+    `/api/v1/providers/custom/${encodeURIComponent(providerId)}:icon`,
+  );
+  img.src = `data:${icon.mime_type};base64,${icon.icon_base64}`;
+}
+
 function warningsOf(ds: DataSourceOverview): HTMLElement | string {
   if (ds.warning_count === 0) return 'none';
   const label = ds.status === 'FAILED' ? 'error' : 'warning';
@@ -37,16 +46,13 @@ function warningsOf(ds: DataSourceOverview): HTMLElement | string {
 
 function providerSection(p: ProviderOverview): HTMLElement {
   const icon = p.has_icon
-    ? h('img', {
-        class: 'icon',
-        src: `/console/api/providers/${encodeURIComponent(p.provider.id)}/icon`,
-        alt: '',
-      })
+    ? h('img', { class: 'icon', alt: '' })
     : h(
         'span',
         { class: 'icon placeholder', 'aria-hidden': 'true' },
         p.provider.name.slice(0, 1).toUpperCase(),
       );
+  if (icon instanceof HTMLImageElement) void showIcon(icon, p.provider.id);
   const rows = p.data_sources.map((ds) =>
     h(
       'tr',

@@ -92,12 +92,14 @@ describe('console pages', () => {
     await page.close();
   });
 
-  it('sends visitors without a session to sign in, and refuses changes without the CSRF token', async () => {
+  it('sends visitors without a session to sign in; the API takes a session only with its CSRF token', async () => {
     const url = h().emu.url;
     const page = await fetch(`${url}/console/api-keys`, { redirect: 'manual' });
     expect(page.status).toBe(303);
     expect(page.headers.get('location')).toBe('/console/login?next=%2Fconsole%2Fapi-keys');
-    expect((await fetch(`${url}/console/api/api_keys`, { method: 'POST' })).status).toBe(401);
+    expect(
+      (await fetch(`${url}/_emulator/api_keys`, { method: 'POST', headers: { 'x-csrf-token': 'x' } })).status,
+    ).toBe(401);
     // The bundle is public (the sign-in page may use it) and holds no data.
     expect((await fetch(`${url}/console/assets/app.js`)).status).toBe(200);
 
@@ -108,16 +110,25 @@ describe('console pages', () => {
       password: CONSOLE_USER.password,
     });
     const create = (headers: Record<string, string>): Promise<Response> =>
-      fetch(`${url}/console/api/api_keys`, {
+      fetch(`${url}/_emulator/api_keys`, {
         method: 'POST',
         headers: { cookie: session.cookie, 'content-type': 'application/json', ...headers },
         body: JSON.stringify({ name: 'from a script' }),
       });
-    expect((await create({})).status).toBe(403);
-    expect((await create({ 'x-csrf-token': 'guessed' })).status).toBe(403);
+    // The cookie alone (what a cross-site form or link sends) reaches nothing under the API.
+    expect((await create({})).status).toBe(401);
+    expect((await create({ 'x-csrf-token': 'guessed' })).status).toBe(401);
+    const read = await fetch(`${url}/_emulator/api_keys`, { headers: { cookie: session.cookie } });
+    expect(read.status).toBe(401);
     const made = await create({ 'x-csrf-token': session.csrfToken });
     expect(made.status).toBe(200);
     expect(((await made.json()) as { value: { name: string } }).value.name).toBe('from a script');
+    // A key still decides alone when one is sent: a member key is no admin, session or not.
+    const member = await create({
+      'x-csrf-token': session.csrfToken,
+      authorization: `Bearer ${(await h().call('POST', '/_emulator/api_keys', { role: 'member' })).body.value.key}`,
+    });
+    expect(member.status).toBe(403);
     const shell = await fetch(`${url}/console/providers`, { headers: { cookie: session.cookie } });
     expect(shell.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await shell.text()).toContain('<main id="main"');

@@ -1,7 +1,7 @@
 /**
  * OAuth2 apps: create (the client secret is shown once), secrets (add a second one to rotate,
- * delete the old one), revoke and reinstate, delete. Each action is a call of the console's JSON
- * routes, which run the `/_emulator/oauth_apps` API's own code.
+ * delete the old one), revoke and reinstate, delete. Each action is a call of the
+ * `/_emulator/oauth_apps` API, with the session.
  */
 import { api } from '../api.js';
 import { announce, errorBox, h, replace, when } from '../dom.js';
@@ -27,7 +27,7 @@ interface OAuthApp {
 
 const SCOPES = ['profile', 'lcm:access-requests:manage', 'oaa:integrations'];
 const MAX_SECRETS = 2;
-const BASE = '/console/api/oauth_apps';
+const BASE = '/_emulator/oauth_apps';
 
 function appPath(app: OAuthApp, rest = ''): string {
   return `${BASE}/${encodeURIComponent(app.client_id)}${rest}`;
@@ -84,7 +84,7 @@ export async function renderOAuthApps(main: HTMLElement): Promise<void> {
       h(
         'tbody',
         {},
-        ...app.secrets.map((s) =>
+        ...app.secrets.map((s, i) =>
           h(
             'tr',
             {},
@@ -99,7 +99,8 @@ export async function renderOAuthApps(main: HTMLElement): Promise<void> {
                 {
                   type: 'button',
                   class: 'danger',
-                  'aria-label': `Delete secret ${s.prefix}… of ${app.client_name}`,
+                  // Every secret starts alike: the label tells them apart by position (oldest first).
+                  'aria-label': `Delete secret ${i + 1} (${s.prefix}…) of ${app.client_name}`,
                   onclick: () => {
                     if (!confirm(`Delete the secret ${s.prefix}…? Clients using it stop authenticating.`))
                       return;
@@ -155,7 +156,7 @@ export async function renderOAuthApps(main: HTMLElement): Promise<void> {
             title: full ? `An app holds at most ${MAX_SECRETS} secrets: delete one first` : null,
             onclick: () =>
               void act(async () => {
-                const s = await api<{ secret_id: string; client_secret: string }>(
+                const { value: s } = await api<{ value: { secret_id: string; client_secret: string } }>(
                   'POST',
                   appPath(app, '/secrets'),
                 );
@@ -177,7 +178,7 @@ export async function renderOAuthApps(main: HTMLElement): Promise<void> {
               )
                 return;
               void act(
-                () => api('POST', appPath(app, revoked ? '/reinstate' : '/revoke')),
+                () => api('POST', appPath(app, revoked ? ':reinstate' : ':revoke')),
                 `${app.client_name} ${revoked ? 'reinstated' : 'revoked'}`,
               );
             },

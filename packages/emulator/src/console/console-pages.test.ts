@@ -20,9 +20,14 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function open(h: Harness, path: string): Promise<Page> {
+async function open(h: Harness, path: string, signInShot?: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  await signIn(page, { url: h.emu.url, adminKey: h.emu.adminKey, path });
+  await signIn(page, {
+    url: h.emu.url,
+    adminKey: h.emu.adminKey,
+    path,
+    ...(signInShot ? { screenshot: signInShot } : {}),
+  });
   await page.locator('main[data-ready]').waitFor();
   return page;
 }
@@ -43,7 +48,7 @@ describe('console pages', () => {
     expect(warnings.length).toBeGreaterThan(0);
     await h().dataSource(p.id, 'staging');
 
-    const page = await open(h(), '/console/providers');
+    const page = await open(h(), '/console/providers', 'sign-in');
     const section = page.getByRole('region', { name: /Acme HR/ });
     expect(
       await section

@@ -26,8 +26,11 @@ import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
 import { registerRouteListRoutes } from './admin-routes.js';
+import { registerOAuthAppRoutes } from './admin-oauth-apps.js';
 import { registerUserRoutes } from './admin-users.js';
 import { registerConsoleLoginRoutes } from './console-login.js';
+import { registerOAuthAuthorizeRoutes } from './oauth-authorize.js';
+import { registerOAuthTokenRoutes } from './oauth-token.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
 import { registerIconRoutes } from './icons.js';
@@ -46,6 +49,9 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerGraphRoutes(app, ctx);
   registerUserRoutes(app, ctx);
   registerConsoleLoginRoutes(app, ctx);
+  registerOAuthAppRoutes(app, ctx);
+  registerOAuthAuthorizeRoutes(app, ctx);
+  registerOAuthTokenRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

@@ -62,7 +62,7 @@ export const CONSOLE_USER = {
  */
 export async function signIn(
   page: Page,
-  options: { url: string; adminKey: string; path: string },
+  options: { url: string; adminKey: string; path: string; screenshot?: string },
 ): Promise<void> {
   const res = await fetch(`${options.url}/_emulator/users`, {
     method: 'POST',
@@ -73,6 +73,7 @@ export async function signIn(
   await page.goto(options.url + options.path);
   await page.getByLabel('Email').fill(CONSOLE_USER.email);
   await page.getByLabel('Password').fill(CONSOLE_USER.password);
+  if (options.screenshot !== undefined) await screenshot(page, options.screenshot);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((url) => url.pathname === options.path.split('?')[0]);
 }

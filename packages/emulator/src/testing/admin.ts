@@ -8,6 +8,7 @@ import type { CallRecord } from '../calls.js';
 import type { Fault, FaultSpec } from '../faults.js';
 import type { GraphEdgeView, GraphNodeView, GraphStats } from '../graph/read-graph.js';
 import type { EventRecord } from '../store/events.js';
+import type { ConsoleUser, OAuthApp, OAuthAppCreate, UserCreate } from '@oaakit/core';
 
 /** A fault to inject: `method` and `path` default to `*`, `count` to 1. */
 export type FaultInput = Partial<Pick<FaultSpec, 'method' | 'path' | 'count'>> &
@@ -60,6 +61,26 @@ export interface EmulatorAdmin {
   };
   /** Stored platform events. */
   events(input?: { eventType?: string; limit?: number }): Promise<EventRecord[]>;
+  /** Console users (who sign in and consent to OAuth2 apps). */
+  users: {
+    create(input: UserCreate): Promise<ConsoleUser>;
+    list(): Promise<ConsoleUser[]>;
+    /** By sub or email. */
+    delete(user: string): Promise<void>;
+  };
+  /** OAuth2 apps; a client secret is answered only when created. */
+  oauthApps: {
+    create(input: OAuthAppCreate): Promise<OAuthApp & { secret_id: string; client_secret: string }>;
+    list(): Promise<OAuthApp[]>;
+    get(clientId: string): Promise<OAuthApp>;
+    addSecret(clientId: string): Promise<{ secret_id: string; client_secret: string }>;
+    deleteSecret(clientId: string, secretId: string): Promise<void>;
+    revoke(clientId: string): Promise<OAuthApp>;
+    reinstate(clientId: string): Promise<OAuthApp>;
+    delete(clientId: string): Promise<void>;
+  };
+  /** Headless consent: `/oauth/authorize` answers at once as `user`; `null` turns it off. */
+  autoConsent(input: { user?: string; decision: 'allow' | 'cancel' | null }): Promise<void>;
 }
 
 type Query = Record<string, string | number | undefined>;
@@ -137,5 +158,23 @@ export function createEmulatorAdmin(options: { url: string; adminKey: string }):
         values('/_emulator/graph/edges', { data_source_id: dataSourceId, kind, limit, offset }),
     },
     events: ({ eventType, limit } = {}) => values('/_emulator/events', { event_type: eventType, limit }),
+    users: {
+      create: (input) => value('/_emulator/users', input),
+      list: () => values('/_emulator/users'),
+      delete: async (user) => void (await call('DELETE', `/_emulator/users/${id(user)}`)),
+    },
+    oauthApps: {
+      create: (input) => value('/_emulator/oauth_apps', input),
+      list: () => values('/_emulator/oauth_apps'),
+      get: async (clientId) =>
+        (await call<{ value: OAuthApp }>('GET', `/_emulator/oauth_apps/${id(clientId)}`)).value,
+      addSecret: (clientId) => value(`/_emulator/oauth_apps/${id(clientId)}/secrets`, {}),
+      deleteSecret: async (clientId, secretId) =>
+        void (await call('DELETE', `/_emulator/oauth_apps/${id(clientId)}/secrets/${id(secretId)}`)),
+      revoke: (clientId) => value(`/_emulator/oauth_apps/${id(clientId)}:revoke`, {}),
+      reinstate: (clientId) => value(`/_emulator/oauth_apps/${id(clientId)}:reinstate`, {}),
+      delete: async (clientId) => void (await call('DELETE', `/_emulator/oauth_apps/${id(clientId)}`)),
+    },
+    autoConsent: async (input) => void (await call('POST', '/_emulator/oauth/auto_consent', input)),
   };
 }

@@ -5,6 +5,8 @@ import { silentLogger } from './logger.js';
 import { createSend } from './request.js';
 import { dataSourcesApi } from './resources/datasources.js';
 import type { DataSourcesApi } from './resources/datasources.js';
+import { eventsApi } from './resources/events.js';
+import type { EventsApi } from './resources/events.js';
 import { iconsApi } from './resources/icons.js';
 import type { IconsApi } from './resources/icons.js';
 import { partsApi } from './resources/parts.js';
@@ -46,6 +48,8 @@ export interface Client {
   parts: PartsApi;
   icons: IconsApi;
   templates: TemplatesApi;
+  /** Platform events: the filtered list and the continuous export. */
+  events: EventsApi;
   /**
    * Serializes, gzips and pushes a payload as a stream; one `:push` when it fits the body limit,
    * multipart otherwise.
@@ -96,6 +100,7 @@ export function createClient(options: ClientOptions): Client {
     parts,
     icons: iconsApi(api),
     templates: templatesApi(api),
+    events: eventsApi(api),
     pushPayload: (opts) => pushPayload({ push, parts }, opts),
   };
 }

@@ -15,6 +15,12 @@ export { type PushApi, type PushResult, type PushTarget } from './resources/push
 export { type PartsApi, type UploadRef } from './resources/parts.js';
 export { type IconTypeQuery, type IconsApi } from './resources/icons.js';
 export { type ProviderTemplate, type TemplatesApi } from './resources/templates.js';
+export {
+  type EventExportOptions,
+  type EventListOptions,
+  type EventsApi,
+  type ExportedEvent,
+} from './resources/events.js';
 export { type PushPayloadOptions, type PushPayloadResult } from './transport/push-payload.js';
 export {
   type CompressionType,

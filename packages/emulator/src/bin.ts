@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `oaa-emulator [--port N] [--host ADDR] [--tls] [--db FILE] [--api-key KEY]... [--quiet]`: runs the
+ * `oaa-emulator [--port N] [--host ADDR] [--tls] [--db FILE] [--api-key KEY]... [--smtp URL] [--quiet]`: runs the
  * emulator until SIGINT or SIGTERM, then closes it cleanly; unexpected errors are logged to stderr.
  */
 import { runCli } from './cli.js';

@@ -5,14 +5,16 @@
  */
 import { parseArgs } from 'node:util';
 import { lineLogger, silentLogger } from './logger.js';
+import { parseSmtpUrl } from './mail/send-mail.js';
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from './server.js';
 
-export const USAGE = `usage: oaa-emulator [--port N] [--host ADDR] [--tls] [--db FILE] [--api-key KEY]... [--quiet]
+export const USAGE = `usage: oaa-emulator [--port N] [--host ADDR] [--tls] [--db FILE] [--api-key KEY]... [--smtp URL] [--quiet]
   --port N        port to listen on (0, the default, picks a free one)
   --host ADDR     address to bind (default 127.0.0.1)
   --tls           serve HTTPS with a self-signed certificate generated at start
   --db FILE       SQLite file to keep state in (default: in memory)
   --api-key KEY   accept KEY as an admin API key (repeatable); without it a key is generated and printed
+  --smtp URL      send mail (subscription alerts) through smtp://HOST:PORT or smtps://HOST:PORT[?from=ADDR]
   --quiet         log nothing (by default unexpected errors go to stderr as JSON lines, with their cause)
 `;
 
@@ -39,6 +41,7 @@ export function parseCliArgs(
         tls: { type: 'boolean' },
         db: { type: 'string' },
         'api-key': { type: 'string', multiple: true },
+        smtp: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -58,6 +61,13 @@ export function parseCliArgs(
   if (values.db !== undefined) options.dbPath = values.db;
   if (values['api-key']?.length)
     options.apiKeys = values['api-key'].map((key) => ({ key, role: 'admin' as const }));
+  if (values.smtp !== undefined) {
+    try {
+      options.smtp = parseSmtpUrl(values.smtp);
+    } catch (err) {
+      return { error: (err as Error).message };
+    }
+  }
   return { options, quiet: values.quiet ?? false };
 }
 

@@ -9,3 +9,4 @@ export { type FaultSpec, type Fault } from './faults.js';
 export { type CallRecord } from './calls.js';
 export { type GraphNodeView, type GraphEdgeView, type GraphStats } from './graph/read-graph.js';
 export { type DataSourceStatus } from './store/data-sources.js';
+export { parseSmtpUrl, type SmtpOptions } from './mail/send-mail.js';

@@ -7,6 +7,8 @@ import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
+import type { SmtpOptions } from './mail/send-mail.js';
+import { SubscriptionRunner } from './subscriptions/subscription-runner.js';
 import { silentLogger, type EmulatorLogger } from './logger.js';
 import { selfSignedCertificate } from './tls.js';
 
@@ -31,6 +33,10 @@ export interface StartEmulatorOptions {
   bodyLimit?: number;
   /** Inactivity after which a multipart upload expires; default one hour of emulator time. */
   uploadSessionTtlMs?: number;
+  /** SMTP server for the mail the emulator sends (subscription alerts, template tests); none: no mail. */
+  smtp?: SmtpOptions;
+  /** Bound on delivering one subscription alert (SMTP or webhook); default 10 seconds. */
+  deliveryTimeoutMs?: number;
 }
 
 /** A running emulator. */
@@ -66,14 +72,17 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
   const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? new EmulatorClock();
   const db = openDatabase(options.dbPath ?? ':memory:');
-  const ctx: EmulatorContext = {
+  // `subscriptions` is set just below: the runner needs the context it belongs to.
+  const ctx = {
     db,
     clock,
     logger: options.logger ?? silentLogger,
     faults: new FaultStore(),
     calls: new CallLog(),
     uploadSessionTtlMs: options.uploadSessionTtlMs ?? DEFAULT_UPLOAD_SESSION_TTL_MS,
-  };
+    smtp: options.smtp,
+  } as EmulatorContext;
+  ctx.subscriptions = new SubscriptionRunner(ctx, options.deliveryTimeoutMs);
   try {
     let adminKey: string | undefined;
     for (const seed of options.apiKeys ?? []) {
@@ -94,6 +103,8 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     const port = typeof address === 'object' && address !== null ? address.port : (options.port ?? 0);
     const url = `${tls ? 'https' : 'http'}://${urlHost(host)}:${port}`;
     ctx.logger.info({ url }, 'emulator listening');
+    ctx.subscriptions.baseUrl = url;
+    ctx.subscriptions.start();
     let closed: Promise<void> | undefined;
     return {
       url,
@@ -104,6 +115,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
       close: () =>
         (closed ??= (async () => {
           await app.close();
+          await ctx.subscriptions.stop();
           db.close();
         })()),
     };

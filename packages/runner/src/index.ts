@@ -34,6 +34,7 @@ export type { SecretSources } from './credentials/secrets.js';
 export { StateStore, type SnapshotWriter, type StateCommit } from './state/state-store.js';
 export { type StoredState } from './state/stored-state.js';
 export type { AcquireLockOptions, HeldLock, LockHolder } from './state/lock.js';
+export { writeFileAtomic } from './state/atomic-write.js';
 
 // The pipeline
 export { runConnector } from './pipeline/run-connector.js';

@@ -91,6 +91,25 @@ export function revokeKey(db: Db, id: string, revokedAt: string): boolean {
   return info.changes > 0;
 }
 
+/** Key `id`, or undefined. */
+export function getKey(db: Db, id: string): ApiKeyRecord | undefined {
+  return db
+    .prepare<[string], ApiKeyRecord>(
+      'SELECT id, name, role, prefix, created_at, revoked_at FROM api_keys WHERE id = ?',
+    )
+    .get(id);
+}
+
+/** Makes revoked key `id` usable again; false when no such key exists. */
+export function reinstateKey(db: Db, id: string): boolean {
+  return db.prepare('UPDATE api_keys SET revoked_at = NULL WHERE id = ?').run(id).changes > 0;
+}
+
+/** Deletes key `id` for good; false when no such key exists. */
+export function deleteKey(db: Db, id: string): boolean {
+  return db.prepare('DELETE FROM api_keys WHERE id = ?').run(id).changes > 0;
+}
+
 /** The role of an active key, or undefined when the key is unknown or revoked. */
 export function roleOfKey(db: Db, key: string): Role | undefined {
   const row = db

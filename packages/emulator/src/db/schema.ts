@@ -7,6 +7,7 @@
  */
 import type BetterSqlite3 from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, immediateTransactions, retryBusy } from './busy.js';
+import { EVENTS_DDL } from './events-schema.js';
 import { Database } from './sqlite.js';
 
 /** Bumped whenever a table changes shape; a file written by another version is refused. */
@@ -229,6 +230,7 @@ export function openDatabase(path: string): Db {
     }
     db.transaction(() => {
       db.exec(DDL);
+      db.exec(EVENTS_DDL);
       const row = db
         .prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
         .get();

@@ -158,7 +158,7 @@ export async function processPayload(
       const all = capTexts([...warnings.map(warningText), ...result.warnings]);
       setDataSourceStatus(ctx.db, target.dataSource.id, 'SUCCESS', at);
       mergeProviderTypes(ctx.db, target.provider.id, result.types);
-      recordPushEvent(ctx.db, target, at, all);
+      recordPushEvent(ctx.db, target, at, all, payloadGzip);
       return all;
     })();
     ctx.logger.info(

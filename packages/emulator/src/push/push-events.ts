@@ -1,4 +1,9 @@
-/** The OAA_PUSH event of a push, in the spec's shape (WARNING with `OAA_PUSH_WARNINGS` when warned). */
+/**
+ * The events of a push, in the spec's shape: OAA_PUSH (WARNING with `OAA_PUSH_WARNINGS` when warned),
+ * then DATASOURCE_PARSED, or DATASOURCE_PARSED_NO_CHANGE when the stored payload's bytes (gzip) are
+ * those of the data source's previous accepted push (SHA-256 kept in `push_digests`).
+ */
+import { createHash } from 'node:crypto';
 import type { Violation } from '@oaakit/core';
 import type { Db } from '../db/schema.js';
 import { recordEvent } from '../store/events.js';
@@ -15,8 +20,45 @@ function metadataOf(texts: readonly string[]): Record<string, string> {
   return out;
 }
 
-/** Records the event of a push that was parsed; `warnings` are the texts returned to the caller. */
-export function recordPushEvent(db: Db, target: PushTarget, at: string, warnings: readonly string[]): void {
+/** Records DATASOURCE_PARSED or DATASOURCE_PARSED_NO_CHANGE, comparing with the previous push. */
+function recordParseEvent(db: Db, target: PushTarget, at: string, stored: Buffer): void {
+  const { provider, dataSource } = target;
+  const digest = createHash('sha256').update(stored).digest('hex');
+  const previous = db
+    .prepare<[string], { digest: string }>('SELECT digest FROM push_digests WHERE data_source_id = ?')
+    .get(dataSource.id);
+  db.prepare(
+    'INSERT INTO push_digests (data_source_id, digest) VALUES (?, ?) ON CONFLICT (data_source_id) DO UPDATE SET digest = excluded.digest',
+  ).run(dataSource.id, digest);
+  const same = previous?.digest === digest;
+  recordEvent(db, {
+    timestamp: at,
+    category: 'INTEGRATIONS',
+    severity: 'INFO',
+    name: same ? 'Data source parsed, no change' : 'Data source parsed',
+    message: same
+      ? `Data source ${dataSource.name} was parsed; its data did not change since the previous push`
+      : `Data source ${dataSource.name} was parsed`,
+    provider_id: provider.id,
+    entity: 'DATASOURCE',
+    entity_id: dataSource.id,
+    entity_name: dataSource.name,
+    event_type: same ? 'DATASOURCE_PARSED_NO_CHANGE' : 'DATASOURCE_PARSED',
+    error: null,
+  });
+}
+
+/**
+ * Records the events of a push that was parsed; `warnings` are the texts returned to the caller,
+ * `stored` the payload as stored (gzip), which decides between PARSED and PARSED_NO_CHANGE.
+ */
+export function recordPushEvent(
+  db: Db,
+  target: PushTarget,
+  at: string,
+  warnings: readonly string[],
+  stored?: Buffer,
+): void {
   const { provider, dataSource } = target;
   const warned = warnings.length > 0;
   recordEvent(db, {
@@ -42,6 +84,7 @@ export function recordPushEvent(db: Db, target: PushTarget, at: string, warnings
         }
       : null,
   });
+  if (stored !== undefined) recordParseEvent(db, target, at, stored);
 }
 
 /** Records the event of a push whose payload was rejected. */

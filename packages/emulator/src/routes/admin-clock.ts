@@ -1,4 +1,7 @@
-/** `/_emulator/clock` (admin): read, set, advance, freeze and unfreeze the emulator's time. */
+/**
+ * `/_emulator/clock` (admin): read, set, advance, freeze and unfreeze the emulator's time. A change
+ * evaluates the event subscriptions it made due before answering.
+ */
 import type { FastifyInstance } from 'fastify';
 import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
@@ -11,7 +14,7 @@ function clockView(ctx: EmulatorContext): { now: string; frozen: boolean } {
 /** Registers the clock routes. */
 export function registerClockRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get('/_emulator/clock', allow(ADMIN), () => clockView(ctx));
-  app.post('/_emulator/clock', allow(ADMIN), (req) => {
+  app.post('/_emulator/clock', allow(ADMIN), async (req) => {
     const b = (req.body ?? {}) as Record<string, unknown>;
     if (typeof b !== 'object' || Array.isArray(b)) throw badField('body', 'must be a JSON object');
     if (b.set !== undefined && (typeof b.set !== 'string' || !Number.isFinite(Date.parse(b.set))))
@@ -24,6 +27,8 @@ export function registerClockRoutes(app: FastifyInstance, ctx: EmulatorContext):
     if (typeof b.set === 'string') ctx.clock.set(b.set);
     if (typeof b.advance_ms === 'number') ctx.clock.advance(b.advance_ms);
     if (b.frozen === false) ctx.clock.unfreeze();
+    // Moving time evaluates the event subscriptions that became due; answered once they are sent.
+    await ctx.subscriptions.tick();
     return clockView(ctx);
   });
 }

@@ -31,8 +31,10 @@ import { registerUserRoutes } from './admin-users.js';
 import { registerConsoleLoginRoutes } from './console-login.js';
 import { registerOAuthAuthorizeRoutes } from './oauth-authorize.js';
 import { registerOAuthTokenRoutes } from './oauth-token.js';
+import { registerSubscriptionRoutes } from './admin-subscriptions.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
+import { registerEventRoutes } from './events.js';
 import { registerIconRoutes } from './icons.js';
 import { registerProviderRoutes } from './providers.js';
 
@@ -52,6 +54,8 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerOAuthAppRoutes(app, ctx);
   registerOAuthAuthorizeRoutes(app, ctx);
   registerOAuthTokenRoutes(app, ctx);
+  registerEventRoutes(app, ctx);
+  registerSubscriptionRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

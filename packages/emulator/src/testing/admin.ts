@@ -33,7 +33,11 @@ export interface EmulatorAdmin {
     /** Creates a key; the answer is the only time the key itself is shown. */
     create(input?: { role?: Role; name?: string }): Promise<{ key: string; record: ApiKeyRecord }>;
     list(): Promise<ApiKeyRecord[]>;
+    /** Revokes a key (it stops working until reinstated). */
     revoke(id: string): Promise<void>;
+    reinstate(id: string): Promise<void>;
+    /** Deletes a key for good. */
+    delete(id: string): Promise<void>;
   };
   faults: {
     add(spec: FaultInput): Promise<Fault>;
@@ -131,7 +135,9 @@ export function createEmulatorAdmin(options: { url: string; adminKey: string }):
         return { key, record };
       },
       list: () => values('/_emulator/api_keys'),
-      revoke: async (keyId) => void (await call('DELETE', `/_emulator/api_keys/${id(keyId)}`)),
+      revoke: async (keyId) => void (await call('POST', `/_emulator/api_keys/${id(keyId)}/revoke`, {})),
+      reinstate: async (keyId) => void (await call('POST', `/_emulator/api_keys/${id(keyId)}/reinstate`, {})),
+      delete: async (keyId) => void (await call('DELETE', `/_emulator/api_keys/${id(keyId)}`)),
     },
     faults: {
       add: (spec) => value('/_emulator/faults', spec),

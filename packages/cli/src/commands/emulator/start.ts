@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { Flags } from '@oclif/core';
+import { OaaError } from '@oaakit/core';
 import type { StartEmulatorOptions } from '@oaakit/emulator';
 import { BaseCommand } from '../../base-command.js';
 
@@ -14,6 +15,10 @@ export default class EmulatorStart extends BaseCommand {
       description: 'Fixed port and key, state kept in a file',
       command:
         '<%= config.bin %> <%= command.id %> --port 8443 --tls --db emulator.db --api-key local-dev-key',
+    },
+    {
+      description: 'Send subscription alerts to a local SMTP server',
+      command: '<%= config.bin %> <%= command.id %> --smtp smtp://127.0.0.1:1025',
     },
   ];
 
@@ -30,6 +35,10 @@ export default class EmulatorStart extends BaseCommand {
     'api-key': Flags.string({
       description: 'accept this admin API key (repeatable); without it one is generated',
       multiple: true,
+    }),
+    smtp: Flags.string({
+      description:
+        'send mail (subscription alerts) through this SMTP server: smtp://HOST:PORT or smtps://HOST:PORT, optional ?from=ADDRESS',
     }),
     quiet: Flags.boolean({
       char: 'q',
@@ -48,7 +57,14 @@ export default class EmulatorStart extends BaseCommand {
     // Loaded here, not at the top: oclif imports every command module at start-up.
     const { createLogger } = await import('@oaakit/runner');
     options.logger = createLogger({ level: flags.quiet ? 'silent' : 'error' });
-    const { startEmulator } = await import('@oaakit/emulator');
+    const { startEmulator, parseSmtpUrl } = await import('@oaakit/emulator');
+    if (flags.smtp !== undefined) {
+      try {
+        options.smtp = parseSmtpUrl(flags.smtp);
+      } catch (err) {
+        throw new OaaError((err as Error).message, { code: 'USAGE' });
+      }
+    }
     const emulator = await startEmulator(options);
     this.onCleanup(() => emulator.close());
     const generatedKey = emulator.adminKeyGenerated ? emulator.adminKey : undefined;

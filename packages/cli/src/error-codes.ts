@@ -12,6 +12,8 @@ export type CliErrorCode =
   | 'PROVIDER_NOT_FOUND'
   /** A data source named on the command line does not exist. */
   | 'DATA_SOURCE_NOT_FOUND'
+  /** An email notification template named on the command line (id or usage) does not exist. */
+  | 'EMAIL_TEMPLATE_NOT_FOUND'
   /** `oaa auth login` was given a key the service refused. */
   | 'CREDENTIALS_INVALID'
   /** The run succeeded with warnings and `--fail-on-warnings` was given. */

@@ -32,7 +32,7 @@ export const EXIT = {
   CONFIG: 5,
   /** The run succeeded with warnings and `--fail-on-warnings` was given. */
   WARNINGS: 6,
-  /** A provider or data source named on the command line does not exist. */
+  /** A provider, data source or email template named on the command line does not exist. */
   NOT_FOUND: 7,
   /** A connector failed: while extracting, or its own check (`oaa run --check`). */
   CONNECTOR: 8,
@@ -109,6 +109,7 @@ const BY_CODE = {
   ICON_INVALID: EXIT.USAGE,
   PROVIDER_NOT_FOUND: EXIT.NOT_FOUND,
   DATA_SOURCE_NOT_FOUND: EXIT.NOT_FOUND,
+  EMAIL_TEMPLATE_NOT_FOUND: EXIT.NOT_FOUND,
   CREDENTIALS_INVALID: EXIT.CONFIG,
   WARNINGS: EXIT.WARNINGS,
 } as const satisfies Record<OaaErrorCode, ExitCode>;

@@ -3,10 +3,16 @@ import { createApi } from './api.js';
 import type { ClientLogger } from './logger.js';
 import { silentLogger } from './logger.js';
 import { createSend } from './request.js';
+import { accessRequestsApi } from './resources/access-requests.js';
+import type { AccessRequestsApi } from './resources/access-requests.js';
+import { configurationsApi } from './resources/configurations.js';
+import type { ConfigurationsApi } from './resources/configurations.js';
 import { dataSourcesApi } from './resources/datasources.js';
 import type { DataSourcesApi } from './resources/datasources.js';
 import { eventsApi } from './resources/events.js';
 import type { EventsApi } from './resources/events.js';
+import { emailTemplatesApi } from './resources/email-templates.js';
+import type { EmailTemplatesApi } from './resources/email-templates.js';
 import { iconsApi } from './resources/icons.js';
 import type { IconsApi } from './resources/icons.js';
 import { partsApi } from './resources/parts.js';
@@ -50,6 +56,12 @@ export interface Client {
   templates: TemplatesApi;
   /** Platform events: the filtered list and the continuous export. */
   events: EventsApi;
+  /** Email notification templates (`/api/preview/notifications/email_templates`). */
+  emailTemplates: EmailTemplatesApi;
+  /** Access-request settings of lifecycle management. */
+  accessRequests: AccessRequestsApi;
+  /** The private integration configuration (last-login matching property). */
+  configurations: ConfigurationsApi;
   /**
    * Serializes, gzips and pushes a payload as a stream; one `:push` when it fits the body limit,
    * multipart otherwise.
@@ -101,6 +113,9 @@ export function createClient(options: ClientOptions): Client {
     icons: iconsApi(api),
     templates: templatesApi(api),
     events: eventsApi(api),
+    emailTemplates: emailTemplatesApi(api),
+    accessRequests: accessRequestsApi(api),
+    configurations: configurationsApi(api),
     pushPayload: (opts) => pushPayload({ push, parts }, opts),
   };
 }

@@ -21,6 +21,9 @@ export {
   type EventsApi,
   type ExportedEvent,
 } from './resources/events.js';
+export { type EmailTemplateFields, type EmailTemplatesApi } from './resources/email-templates.js';
+export { type AccessRequestsApi } from './resources/access-requests.js';
+export { type ConfigurationEntry, type ConfigurationsApi } from './resources/configurations.js';
 export { type PushPayloadOptions, type PushPayloadResult } from './transport/push-payload.js';
 export {
   type CompressionType,

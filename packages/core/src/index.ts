@@ -117,10 +117,19 @@ export {
 } from './schemas/events.js';
 export {
   accessRequestSettingsSchema,
+  emailTemplateInputSchema,
   emailTemplateRequestSchema,
   emailTemplateSchema,
+  emailTemplateTestRequestSchema,
+  emailTemplateTestResultSchema,
+  MAX_TEMPLATE_BODY_BYTES,
+  NOTIFICATION_USAGES,
   type AccessRequestSettings,
   type EmailTemplate,
+  type EmailTemplateInput,
+  type EmailTemplateTestRequest,
+  type EmailTemplateTestResult,
+  type NotificationUsage,
 } from './schemas/notifications.js';
 export { BAD_REQUEST_TYPE, USER_FACING_TYPE, errorBodySchema, type ErrorBody } from './schemas/error-body.js';
 export {

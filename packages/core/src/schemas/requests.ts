@@ -1,6 +1,6 @@
 /** Request bodies of the push path: JSON push, CSV push and multipart upload. */
 import * as z from 'zod';
-import { opt } from './primitives.js';
+import { opt, payloadString } from './primitives.js';
 
 /**
  * `compression_type` as requests write it: `NONE` or `GZIP`, the lower-case texts, or the protobuf
@@ -43,6 +43,11 @@ export const csvPushRequestSchema = z.strictObject({
   type: opt(z.string()),
   compression_type: opt(compressionTypeSchema),
   priority_push: opt(z.boolean()),
+  /**
+   * The identity provider's application id for last-login enrichment (the service shows this form
+   * field only with the feature flag on); set on the application the CSV builds.
+   */
+  idp_app_id: opt(payloadString()),
 });
 export type CsvPushRequest = z.infer<typeof csvPushRequestSchema>;
 

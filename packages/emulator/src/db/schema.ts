@@ -8,6 +8,7 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, immediateTransactions, retryBusy } from './busy.js';
 import { EVENTS_DDL } from './events-schema.js';
+import { SETTINGS_DDL } from './settings-schema.js';
 import { Database } from './sqlite.js';
 
 /** Bumped whenever a table changes shape; a file written by another version is refused. */
@@ -231,6 +232,7 @@ export function openDatabase(path: string): Db {
     db.transaction(() => {
       db.exec(DDL);
       db.exec(EVENTS_DDL);
+      db.exec(SETTINGS_DDL);
       const row = db
         .prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
         .get();

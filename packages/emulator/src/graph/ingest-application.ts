@@ -6,6 +6,7 @@
  * credential.
  */
 import type { Application, ApplicationPayload, LocalGroup, Permission } from '@oaakit/core';
+import type { LastLoginLookup } from '../last-login/lookup.js';
 import type { AppScope, PermissionNodes } from './app-scope.js';
 import { writeGrants } from './ingest-app-grants.js';
 import { writeOwners, type Owned } from './ingest-app-owners.js';
@@ -63,6 +64,7 @@ function writeApplication(
   a: Application,
   permissions: readonly Permission[],
   warnings: string[],
+  lastLogin: LastLoginLookup | undefined,
 ): AppScope {
   const appKey = fold(a.name);
   const type = a.application_type;
@@ -138,13 +140,18 @@ function writeApplication(
 
   for (const u of a.local_users ?? []) {
     if (app.users.holds(u)) continue;
+    const ssoAt = lastLogin?.at(a.idp_app_id, u.identities);
     const userRid = w.node({
       kind: 'user',
       key: `${appKey}/${localKey(u)}`,
       type: `OAA.${type}.User`,
       name: u.name,
       parent: rid,
-      properties: entityProperties(u, USER_SKIP),
+      properties: entityProperties(
+        u,
+        USER_SKIP,
+        ssoAt === undefined ? undefined : { sso_last_login_at: ssoAt },
+      ),
       tags: u.tags,
     });
     app.users.add(u, userRid);
@@ -173,7 +180,11 @@ function writeApplication(
 }
 
 /** Writes an `application` payload, consuming it (entity lists are cleared once written). */
-export function ingestApplication(w: GraphWriter, payload: ApplicationPayload): IngestSummary {
+export function ingestApplication(
+  w: GraphWriter,
+  payload: ApplicationPayload,
+  lastLogin?: LastLoginLookup,
+): IngestSummary {
   const warnings: string[] = [];
   const apps = new Map<string, AppScope>();
   const resourceTypes = new Set<string>();
@@ -183,7 +194,7 @@ export function ingestApplication(w: GraphWriter, payload: ApplicationPayload): 
       continue;
     }
     collectResourceTypes(a.resources, resourceTypes);
-    apps.set(fold(a.name), writeApplication(w, a, payload.permissions ?? [], warnings));
+    apps.set(fold(a.name), writeApplication(w, a, payload.permissions ?? [], warnings, lastLogin));
     // The entities are written and their row ids mapped: let a big payload's objects be collected
     // while the grants are written.
     a.local_users = a.local_groups = a.local_roles = a.local_access_creds = a.resources = null;

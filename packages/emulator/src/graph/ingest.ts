@@ -1,5 +1,6 @@
 /** Dispatches a validated payload to the ingest of its template. */
 import type { ApplicationPayload, HrisPayload, IdentityProviderPayload, Template } from '@oaakit/core';
+import type { LastLoginLookup } from '../last-login/lookup.js';
 import type { ProviderTypes } from '../store/providers.js';
 import { ingestApplication } from './ingest-application.js';
 import { ingestHris } from './ingest-hris.js';
@@ -14,10 +15,15 @@ export interface IngestResult {
 }
 
 /** Writes `payload` (already validated against `template`) through `w`; the payload is consumed. */
-export function ingestPayload(w: GraphWriter, template: Template, payload: unknown): IngestResult {
+export function ingestPayload(
+  w: GraphWriter,
+  template: Template,
+  payload: unknown,
+  lastLogin?: LastLoginLookup,
+): IngestResult {
   switch (template) {
     case 'application': {
-      const r = ingestApplication(w, payload as ApplicationPayload);
+      const r = ingestApplication(w, payload as ApplicationPayload, lastLogin);
       return {
         warnings: r.warnings,
         types: { application_types: r.applicationTypes, resource_types: r.resourceTypes },

@@ -19,13 +19,18 @@ function bulkField(path: string): string {
 function toApiError(err: FastifyError, req: FastifyRequest, bodyLimit: number): ApiError {
   if (err instanceof ApiError) return err;
   switch (err.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_ERR_CTP_BODY_TOO_LARGE': {
+      // A route may set a smaller limit than the server's (settings, templates).
+      const limit = req.routeOptions.bodyLimit ?? bodyLimit;
+      const field = bulkField(targetOf(req).path);
+      const advice =
+        field === 'body' && limit < bodyLimit
+          ? ''
+          : '; send larger payloads with a multipart upload (:parts)';
       return invalidArgument([
-        {
-          field: bulkField(targetOf(req).path),
-          description: `the request body exceeds the limit of ${bodyLimit} bytes; send larger payloads with a multipart upload (:parts)`,
-        },
+        { field, description: `the request body exceeds the limit of ${limit} bytes${advice}` },
       ]);
+    }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return invalidArgument([
         { field: 'body', description: 'the request body must be JSON (Content-Type: application/json)' },

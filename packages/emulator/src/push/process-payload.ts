@@ -19,6 +19,7 @@ import { ApiError, badField, invalidArgument } from '../errors.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
 import { mergeProviderTypes } from '../store/providers.js';
 import { parseJsonObject } from './decode.js';
+import { lastLoginLookup } from '../last-login/lookup.js';
 import { recordPushEvent, recordPushFailure } from './push-events.js';
 import { resourceDepthViolation } from './resource-depth.js';
 import { replaceSubmission, storedPayloadText } from './submission.js';
@@ -135,7 +136,8 @@ export async function processPayload(
     input.text = '';
     let warnings: Violation[];
     let payloadGzip: Buffer;
-    if (payload.incremental_change === true && template !== 'hris') {
+    const incremental = payload.incremental_change === true && template !== 'hris';
+    if (incremental) {
       validateOrThrow(template, payload, ctx.db, input);
       payload = applyStored(ctx, target, payload);
       warnings = validateOrThrow(template, payload, ctx.db, input);
@@ -145,6 +147,10 @@ export async function processPayload(
       payloadGzip = await stored;
     }
     const at = ctx.clock.iso();
+    const lastLogin =
+      template === 'application'
+        ? lastLoginLookup(ctx.db, { dataSourceId: target.dataSource.id, payload, replay: incremental })
+        : undefined;
     const texts = ctx.db.transaction(() => {
       const result = replaceSubmission(ctx.db, {
         providerId: target.provider.id,
@@ -154,6 +160,7 @@ export async function processPayload(
         payloadBytes,
         payloadGzip,
         pushedAt: at,
+        lastLogin,
       });
       const all = capTexts([...warnings.map(warningText), ...result.warnings]);
       setDataSourceStatus(ctx.db, target.dataSource.id, 'SUCCESS', at);

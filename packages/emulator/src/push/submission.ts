@@ -8,6 +8,7 @@ import { CREATE_NODE_ID_INDEX, DROP_NODE_ID_INDEX, type Db } from '../db/schema.
 import { deleteRanges, rangesOf } from '../graph/delete-graph.js';
 import { ingestPayload, type IngestResult } from '../graph/ingest.js';
 import { GraphWriter } from '../graph/writer.js';
+import { storeActivity, type LastLoginLookup } from '../last-login/lookup.js';
 
 /** Whether the data source has a stored submission. */
 export function hasSubmission(db: Db, dataSourceId: string): boolean {
@@ -33,6 +34,8 @@ export interface ReplaceInput {
   payloadBytes: number;
   payloadGzip: Buffer;
   pushedAt: string;
+  /** Last-login enrichment of the push (undefined: off); stored with the submission. */
+  lastLogin?: LastLoginLookup | undefined;
 }
 
 /** Payloads below this size never rebuild the node-id index. */
@@ -58,7 +61,8 @@ export function replaceSubmission(db: Db, input: ReplaceInput): IngestResult {
   if (bulk) db.exec(DROP_NODE_ID_INDEX);
   if (old) deleteRanges(db, old, { keepTags: true });
   const w = new GraphWriter(db, input.dataSourceId, input.providerId);
-  const result = ingestPayload(w, input.template, input.payload);
+  const result = ingestPayload(w, input.template, input.payload, input.lastLogin);
+  storeActivity(db, input.dataSourceId, input.lastLogin);
   const r = w.ranges();
   if (bulk) db.exec(CREATE_NODE_ID_INDEX);
   db.prepare(

@@ -11,9 +11,9 @@ import { listEvents } from '../store/events.js';
 
 type Query = Record<string, unknown>;
 
-function text(q: Query, name: string, required: true): string;
-function text(q: Query, name: string, required?: false): string | undefined;
-function text(q: Query, name: string, required = false): string | undefined {
+export function text(q: Query, name: string, required: true): string;
+export function text(q: Query, name: string, required?: false): string | undefined;
+export function text(q: Query, name: string, required = false): string | undefined {
   const v = q[name];
   if (v === undefined || v === '') {
     if (required) throw badField(name, 'is required');
@@ -23,7 +23,7 @@ function text(q: Query, name: string, required = false): string | undefined {
   return v;
 }
 
-function count(q: Query, name: string, fallback: number, max: number): number {
+export function count(q: Query, name: string, fallback: number, max: number): number {
   const v = text(q, name);
   if (v === undefined) return fallback;
   const n = /^\d+$/.test(v) ? Number(v) : NaN;

@@ -20,11 +20,13 @@
 import type { FastifyInstance } from 'fastify';
 import { registerConsoleRoutes } from '../console/console-routes.js';
 import type { EmulatorContext } from '../context.js';
+import { registerAccessRequestSettingsRoutes } from './access-request-settings.js';
 import { registerApiKeyRoutes } from './admin-api-keys.js';
 import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
 import { registerFaultRoutes } from './admin-faults.js';
 import { registerGraphRoutes } from './admin-graph.js';
+import { registerLastLoginRoutes } from './admin-last-login.js';
 import { registerRouteListRoutes } from './admin-routes.js';
 import { registerOAuthAppRoutes } from './admin-oauth-apps.js';
 import { registerUserRoutes } from './admin-users.js';
@@ -35,6 +37,7 @@ import { registerSubscriptionRoutes } from './admin-subscriptions.js';
 import { registerConfigurationRoutes } from './configurations.js';
 import { registerDataSourceRoutes } from './datasources.js';
 import { registerEventRoutes } from './events.js';
+import { registerEmailTemplateRoutes } from './email-templates.js';
 import { registerIconRoutes } from './icons.js';
 import { registerProviderRoutes } from './providers.js';
 
@@ -44,6 +47,8 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerIconRoutes(app, ctx);
   registerDataSourceRoutes(app, ctx);
   registerConfigurationRoutes(app, ctx);
+  registerEmailTemplateRoutes(app, ctx);
+  registerAccessRequestSettingsRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerFaultRoutes(app, ctx);
   registerClockRoutes(app, ctx);
@@ -56,6 +61,7 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerOAuthTokenRoutes(app, ctx);
   registerEventRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx);
+  registerLastLoginRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

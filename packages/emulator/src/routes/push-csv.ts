@@ -43,6 +43,7 @@ async function buildPayload(
   target: PushTarget,
   config: CsvConfig,
   text: AsyncIterable<string>,
+  idpAppId: string | null | undefined,
 ): Promise<PayloadInput> {
   const records = readCsvRecords(text, config.delimiter);
   let built: BuiltPayload;
@@ -67,6 +68,9 @@ async function buildPayload(
       shown.push({ field: 'csv_data', description: `... and ${cells.omitted} more problems` });
     throw invalidArgument(shown);
   }
+  // The form field `idp_app_id` (last-login enrichment) goes on the one application the CSV builds.
+  const [app] = (built.payload.applications as Record<string, unknown>[] | undefined) ?? [];
+  if (idpAppId && app) app.idp_app_id = idpAppId;
   return {
     text: JSON.stringify(built.payload),
     field: 'csv_data',
@@ -89,11 +93,13 @@ export async function handlePushCsv(
   const body = parseBody(csvPushRequestSchema, rawBody);
   checkBodyIds(target, body);
   const config = csvConfigOf(target);
+  if (body.idp_app_id && config.template !== 'application')
+    throw badField('idp_app_id', 'is only for CSV pushes that build an application (template application)');
   return oneAtATime(ctx, async () => {
     const input = await decodePayload(ctx, target, async () => {
       const bytes = decodeBase64(body.csv_data, 'csv_data');
       const gzip = normalizeCompression(body.compression_type) === 'GZIP' || isGzip(bytes);
-      return buildPayload(target, config, csvText(bytes, gzip));
+      return buildPayload(target, config, csvText(bytes, gzip), body.idp_app_id);
     });
     return processPayload(ctx, target, input);
   });

@@ -4,9 +4,12 @@
  */
 import { errorBox } from './dom.js';
 import { renderApiKeys } from './pages/api-keys.js';
+import { renderEvents } from './pages/events.js';
 import { renderGraphExplorer } from './pages/graph-explorer.js';
 import { renderOAuthApps } from './pages/oauth-apps.js';
 import { renderProviders } from './pages/providers.js';
+import { renderSubscriptions } from './pages/subscriptions.js';
+import { renderTemplates } from './pages/templates.js';
 
 type Render = (main: HTMLElement) => Promise<void>;
 
@@ -15,6 +18,9 @@ const PAGES: Record<string, Render> = {
   graph: renderGraphExplorer,
   'api-keys': renderApiKeys,
   'oauth-apps': renderOAuthApps,
+  events: renderEvents,
+  subscriptions: renderSubscriptions,
+  templates: renderTemplates,
 };
 
 async function start(): Promise<void> {

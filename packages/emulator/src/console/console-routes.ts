@@ -1,19 +1,20 @@
 /**
  * The web console at `/console`: its pages (one HTML shell each, filled by the bundled script), the
- * bundle itself, and two read-only views the API has no shape for (the providers overview and the
- * explorer's compact graph). Every action of a page is a call of the API itself, with the session
- * (console-session-access.ts). Pages and views need a signed-in user (`SESSION`: a page without
- * one goes to the sign-in page). The bundle (code and styles, no data) is public.
+ * bundle itself, and three views the API has no shape for (the providers overview, the explorer's
+ * compact graph, a template's rendered preview). Every action of a page is a call of the API
+ * itself, with the session (console-session-access.ts). Pages and views need a signed-in user
+ * (`SESSION`: a page without one goes to the sign-in page). The bundle (no data) is public.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { allow, PUBLIC, SESSION } from '../auth/route-access.js';
-import { csrfToken, requireSession } from '../console-auth/request-session.js';
+import { checkCsrf, csrfToken, requireSession } from '../console-auth/request-session.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';
 import { CONSOLE_ASSET_TYPES, consoleAsset } from './console-assets.js';
 import { explorerGraph } from './console-graph.js';
 import { CONSOLE_HEADERS, consoleShell, isConsolePage } from './console-shell.js';
 import { providerOverview } from './provider-overview.js';
+import { previewTemplate } from './template-preview.js';
 
 function html(reply: FastifyReply, body: string): FastifyReply {
   return reply.headers(CONSOLE_HEADERS).type('text/html; charset=utf-8').send(body);
@@ -50,5 +51,11 @@ export function registerConsoleRoutes(app: FastifyInstance, ctx: EmulatorContext
     if (typeof id !== 'string' || id === '') throw badField('data_source_id', 'is required, once');
     if (!dataSourceExists(ctx, id)) throw notFound('data_source', id);
     return explorerGraph(ctx.db, id);
+  });
+
+  // Changes nothing, but takes a body: CSRF-checked like every POST of a session.
+  app.post('/console/api/templates/preview', { ...allow(SESSION), bodyLimit: 1024 * 1024 }, (req) => {
+    checkCsrf(req);
+    return previewTemplate(req.body);
   });
 }

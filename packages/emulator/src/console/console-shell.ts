@@ -25,10 +25,14 @@ export function isConsolePage(name: string): name is ConsolePage {
   return CONSOLE_PAGES.some(([page]) => page === name);
 }
 
-/** What every console answer sends: only the console's own files run, and it is never framed. */
+/**
+ * What every console answer sends: only the console's own files run, and it is never framed.
+ * Inline styles are allowed (no inline script is): a template's preview is an email's HTML in a
+ * sandboxed frame, and emails style inline.
+ */
 export const CONSOLE_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
-    "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
   'cache-control': 'no-store',

@@ -1,4 +1,7 @@
-/** API keys: create (the key is shown once), list by prefix, revoke; through `/_emulator/api_keys`. */
+/**
+ * API keys: create (the key is shown once), list by prefix, revoke, reinstate, delete; through
+ * `/_emulator/api_keys`.
+ */
 import { api } from '../api.js';
 import { announce, errorBox, h, replace, when } from '../dom.js';
 
@@ -51,19 +54,37 @@ export async function renderApiKeys(main: HTMLElement): Promise<void> {
               h('td', {}, k.revoked_at ? `revoked ${when(k.revoked_at)}` : 'active'),
               h(
                 'td',
-                {},
+                { class: 'row-actions' },
                 k.revoked_at
-                  ? ''
+                  ? h(
+                      'button',
+                      {
+                        type: 'button',
+                        'aria-label': `Reinstate ${k.name}`,
+                        onclick: () => void change(k, 'reinstate'),
+                      },
+                      'Reinstate',
+                    )
                   : h(
                       'button',
                       {
                         type: 'button',
                         class: 'danger',
                         'aria-label': `Revoke ${k.name}`,
-                        onclick: () => void revoke(k),
+                        onclick: () => void change(k, 'revoke'),
                       },
                       'Revoke',
                     ),
+                h(
+                  'button',
+                  {
+                    type: 'button',
+                    class: 'danger',
+                    'aria-label': `Delete ${k.name}`,
+                    onclick: () => void change(k, 'delete'),
+                  },
+                  'Delete',
+                ),
               ),
             ),
           ),
@@ -72,11 +93,18 @@ export async function renderApiKeys(main: HTMLElement): Promise<void> {
     );
   }
 
-  async function revoke(k: ApiKey): Promise<void> {
-    if (!confirm(`Revoke the key "${k.name}"? Clients using it stop working at once.`)) return;
+  async function change(k: ApiKey, action: 'revoke' | 'reinstate' | 'delete'): Promise<void> {
+    const warnings = {
+      revoke: `Revoke the key "${k.name}"? Clients using it stop working at once.`,
+      reinstate: `Reinstate the key "${k.name}"? Clients using it work again.`,
+      delete: `Delete the key "${k.name}"? It cannot be reinstated afterwards.`,
+    };
+    if (!confirm(warnings[action])) return;
+    const path = `/_emulator/api_keys/${encodeURIComponent(k.id)}`;
     try {
-      await api('DELETE', `/_emulator/api_keys/${encodeURIComponent(k.id)}`);
-      announce(`Key ${k.name} revoked`);
+      if (action === 'delete') await api('DELETE', path);
+      else await api('POST', `${path}/${action}`);
+      announce(`Key ${k.name}: ${action} done`);
       await refresh();
     } catch (err) {
       replace(status, errorBox(err));

@@ -67,7 +67,7 @@ describe('console pages', () => {
     await page.close();
   });
 
-  it('creates an API key shown once that works, and revokes it so it fails', async () => {
+  it('creates an API key shown once that works; revoke, reinstate and delete act on it at once', async () => {
     const page = await open(h(), '/console/api-keys');
     await page.getByLabel('Name').fill('ci pipeline');
     await page.getByLabel('Role').selectOption('member');
@@ -88,12 +88,37 @@ describe('console pages', () => {
     await page.locator('main[data-ready]').waitFor();
     expect(await page.locator('main').textContent()).not.toContain(key);
 
-    page.once('dialog', (d) => void d.accept());
+    page.on('dialog', (d) => void d.accept());
     await page.getByRole('button', { name: 'Revoke ci pipeline' }).click();
     await expect
       .poll(() => page.getByRole('row', { name: /ci pipeline/ }).textContent())
       .toContain('revoked');
     expect(await providers(key)).toBe(401);
+    await page.getByRole('button', { name: 'Reinstate ci pipeline' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /ci pipeline/ }).textContent()).toContain('active');
+    expect(await providers(key)).toBe(200);
+    await page.getByRole('button', { name: 'Delete ci pipeline' }).click();
+    await expect.poll(() => page.getByRole('row', { name: /ci pipeline/ }).count()).toBe(0);
+    expect(await providers(key)).toBe(401);
+    await page.close();
+  });
+
+  it('works from the keyboard alone: skip link, labelled fields, Enter submits, named buttons', async () => {
+    const page = await open(h(), '/console/api-keys');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name');
+    await page.keyboard.type('typed key');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-role');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('row', { name: /typed key/ }).textContent()).toContain('admin');
+    expect(await page.getByTestId('new-key').textContent()).toMatch(/^oaa_emu_/);
     await page.close();
   });
 

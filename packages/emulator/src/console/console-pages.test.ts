@@ -106,14 +106,14 @@ describe('console pages', () => {
   it('works from the keyboard alone: skip link, labelled fields, Enter submits, named buttons', async () => {
     const page = await open(h(), '/console/api-keys');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to content');
+    expect(await page.evaluate('document.activeElement?.textContent')).toBe('Skip to content');
     await page.keyboard.press('Enter');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('main');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('main');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-name');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('key-name');
     await page.keyboard.type('typed key');
     await page.keyboard.press('Tab');
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('key-role');
+    expect(await page.evaluate('document.activeElement?.id')).toBe('key-role');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');

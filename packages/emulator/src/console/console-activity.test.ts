@@ -138,6 +138,7 @@ describe('console activity pages', () => {
     await expect.poll(() => frame.locator('h1').textContent()).toMatch(/^Hello \S/);
     expect(await frame.locator('h1').textContent()).not.toContain('{{');
     await screenshot(page, 'templates');
+    const renderedSubject = (await subject.textContent())?.replace('Subject: ', '');
 
     await page.getByRole('button', { name: 'Save as custom template' }).click();
     await expect
@@ -156,7 +157,7 @@ describe('console activity pages', () => {
     const mails = await sink.waitFor(before + 1);
     const mail = mails[mails.length - 1]!;
     expect(mail.envelopeTo).toEqual(['reviewer@example.com']);
-    expect(mail.mail.subject).toBe((await subject.textContent())?.replace('Subject: ', ''));
+    expect(mail.mail.subject).toBe(renderedSubject);
 
     await page.getByRole('button', { name: 'Revert to default' }).click();
     await expect

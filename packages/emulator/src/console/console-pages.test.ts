@@ -50,11 +50,14 @@ describe('console pages', () => {
 
     const page = await open(h(), '/console/providers', 'sign-in');
     const section = page.getByRole('region', { name: /Acme HR/ });
-    expect(
-      await section
-        .locator('img.icon')
-        .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
-    ).toBeGreaterThan(0);
+    // The icon comes through the API (GET .../{id}:icon) after the page is drawn.
+    await expect
+      .poll(() =>
+        section
+          .locator('img.icon')
+          .evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth),
+      )
+      .toBeGreaterThan(0);
     const production = section.getByRole('row', { name: /production/ });
     expect(await production.getByRole('cell').nth(0).textContent()).toBe('SUCCESS');
     expect(await production.getByRole('cell').nth(1).textContent()).not.toBe('—');

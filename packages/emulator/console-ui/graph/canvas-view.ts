@@ -10,12 +10,18 @@ import type { Graph } from './model.js';
 
 const COLOURS = ['#2563eb', '#0d9488', '#9333ea', '#d97706', '#dc2626', '#6b7280'];
 const MIN_SCALE = 0.01;
+/** Edge labels are drawn only for views with at most this many edges (a reach, not a whole graph). */
+const MAX_EDGE_LABELS = 400;
+/** Where along an edge its label goes (0 the source, 1 the destination). */
+const LABEL_AT = 0.62;
 const MAX_SCALE = 4;
 
 /** The canvas view of one graph. */
 export class CanvasView {
   private layout: Layout | undefined;
   private edges: Int32Array = new Int32Array(0);
+  /** A label per edge (what the step is), drawn at its middle when few edges are shown. */
+  private edgeLabels: readonly string[] = [];
   private scale = 1;
   private panX = 0;
   private panY = 0;
@@ -81,11 +87,12 @@ export class CanvasView {
     new ResizeObserver(() => this.draw()).observe(canvas);
   }
 
-  /** Shows `layout` of `g` with `edges` (pairs of node indexes), fitted to the canvas. */
-  show(g: Graph, layout: Layout, edges: Int32Array): void {
+  /** Shows `layout` of `g` with `edges` (pairs of node indexes, optionally labelled), fitted. */
+  show(g: Graph, layout: Layout, edges: Int32Array, edgeLabels: readonly string[] = []): void {
     this.g = g;
     this.layout = layout;
     this.edges = edges;
+    this.edgeLabels = edgeLabels;
     this.fit();
   }
 
@@ -108,7 +115,7 @@ export class CanvasView {
       MAX_SCALE,
       Math.max(MIN_SCALE, Math.min(w / (l.width + COLUMN), h / (l.height + 3 * ROW), 1.5)),
     );
-    this.panX = 20 + (w - (l.width + COLUMN * 0.8) * this.scale) / 2;
+    this.panX = 30 + (w - (l.width + COLUMN * 0.8) * this.scale) / 2;
     this.panY = 2 * ROW * this.scale + (h - (l.height + 2 * ROW) * this.scale) / 2;
     this.draw();
   }
@@ -203,6 +210,29 @@ export class CanvasView {
       ctx.lineTo(x2, y2);
     }
     ctx.stroke();
+    if (this.readable() && this.edgeLabels.length > 0 && this.edgeLabels.length <= MAX_EDGE_LABELS) {
+      ctx.font = '10px system-ui, sans-serif';
+      ctx.textAlign = 'center';
+      for (let i = 0; i < e.length; i += 2) {
+        // Past the middle: the start of an edge runs under its source's name.
+        const x = sx(l.x[e[i]!]! * (1 - LABEL_AT) + l.x[e[i + 1]!]! * LABEL_AT);
+        const y = sy(l.y[e[i]!]! * (1 - LABEL_AT) + l.y[e[i + 1]!]! * LABEL_AT);
+        const text = this.edgeLabels[i / 2];
+        if (text === undefined || !visible(x, y)) continue;
+        const width = ctx.measureText(text).width;
+        const length = Math.hypot(
+          sx(l.x[e[i + 1]!]!) - sx(l.x[e[i]!]!),
+          sy(l.y[e[i + 1]!]!) - sy(l.y[e[i]!]!),
+        );
+        // A label longer than its edge would cover the nodes at its ends.
+        if (length < width + 24) continue;
+        ctx.fillStyle = 'rgba(255, 255, 255, 0.85)';
+        ctx.fillRect(x - width / 2 - 2, y - 7, width + 4, 12);
+        ctx.fillStyle = '#64748b';
+        ctx.fillText(text, x, y + 3);
+      }
+      ctx.textAlign = 'start';
+    }
 
     const r = Math.max(1.5, Math.min(6, 5 * s));
     const labels = this.readable();
@@ -224,8 +254,14 @@ export class CanvasView {
         ctx.lineWidth = 1;
       }
       if (labels) {
+        if (this.edgeLabels.length > 0) {
+          // Names stay legible over the edges and their labels.
+          const name = ellipsis(g.names[n]!, 22);
+          ctx.fillStyle = 'rgba(255, 255, 255, 0.9)';
+          ctx.fillRect(x + r + 6, y - 8, ctx.measureText(name).width + 4, 15);
+        }
         ctx.fillStyle = '#111827';
-        ctx.fillText(ellipsis(g.names[n]!, 22), x + r + 4, y + 4);
+        ctx.fillText(ellipsis(g.names[n]!, 22), x + r + 8, y + 4);
       }
     }
   }

@@ -9,6 +9,7 @@ import { announce, errorBox, h, replace } from '../dom.js';
 import { CanvasView } from '../graph/canvas-view.js';
 import { layout } from '../graph/layout.js';
 import {
+  APPLIES_ON,
   buildGraph,
   LAYERS,
   pathTo,
@@ -31,15 +32,25 @@ function allEdges(g: Graph): Int32Array {
   return pairs;
 }
 
-function reachEdges(g: Graph, reach: Reach): Int32Array {
+function stepName(kind: string): string {
+  return kind.toLowerCase().replaceAll('_', ' ');
+}
+
+/** The access steps among reached nodes, each labelled with what it is ("member of", "has role"). */
+function reachEdges(g: Graph, reach: Reach): { pairs: Int32Array; labels: string[] } {
   const pairs: number[] = [];
+  const labels: string[] = [];
   for (const n of reach.order) {
     for (let at = g.stepStart[n]!; at < g.stepStart[n + 1]!; at++) {
       pairs.push(n, g.stepDst[at]!);
-      if (g.stepScope[at]! >= 0) pairs.push(g.stepDst[at]!, g.stepScope[at]!);
+      labels.push(stepName(g.kinds[g.stepKind[at]!]!));
+      if (g.stepScope[at]! >= 0) {
+        pairs.push(g.stepDst[at]!, g.stepScope[at]!);
+        labels.push(stepName(APPLIES_ON));
+      }
     }
   }
-  return Int32Array.from(pairs);
+  return { pairs: Int32Array.from(pairs), labels };
 }
 
 function label(g: Graph, n: number): string {
@@ -48,9 +59,7 @@ function label(g: Graph, n: number): string {
 
 function pathText(g: Graph, reach: Reach, n: number): string {
   return pathTo(g, reach, n)
-    .map(([node, kind]) =>
-      kind === null ? g.names[node]! : `${kind.toLowerCase().replaceAll('_', ' ')} ${g.names[node]!}`,
-    )
+    .map(([node, kind]) => (kind === null ? g.names[node]! : `${stepName(kind)} ${g.names[node]!}`))
     .join(' → ');
 }
 
@@ -110,7 +119,8 @@ export async function renderGraphExplorer(main: HTMLElement): Promise<void> {
     const g = graph;
     if (g.layer[n] === 0 || g.layer[n] === 1) {
       reach = reachOf(g, n);
-      view.show(g, layout(g, reach.order), reachEdges(g, reach));
+      const edges = reachEdges(g, reach);
+      view.show(g, layout(g, reach.order), edges.pairs, edges.labels);
       describeReach(g, reach);
       view.selected = n;
       // Fitted, unless that is too small to read: then the identity, centred.

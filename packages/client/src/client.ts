@@ -13,6 +13,8 @@ import { eventsApi } from './resources/events.js';
 import type { EventsApi } from './resources/events.js';
 import { emailTemplatesApi } from './resources/email-templates.js';
 import type { EmailTemplatesApi } from './resources/email-templates.js';
+import { graphApi } from './resources/graph.js';
+import type { GraphApi } from './resources/graph.js';
 import { iconsApi } from './resources/icons.js';
 import type { IconsApi } from './resources/icons.js';
 import { partsApi } from './resources/parts.js';
@@ -62,6 +64,8 @@ export interface Client {
   accessRequests: AccessRequestsApi;
   /** The private integration configuration (last-login matching property). */
   configurations: ConfigurationsApi;
+  /** Tags and node queries on the access graph. */
+  graph: GraphApi;
   /**
    * Serializes, gzips and pushes a payload as a stream; one `:push` when it fits the body limit,
    * multipart otherwise.
@@ -116,6 +120,7 @@ export function createClient(options: ClientOptions): Client {
     emailTemplates: emailTemplatesApi(api),
     accessRequests: accessRequestsApi(api),
     configurations: configurationsApi(api),
+    graph: graphApi(api),
     pushPayload: (opts) => pushPayload({ push, parts }, opts),
   };
 }

@@ -24,6 +24,7 @@ export {
 export { type EmailTemplateFields, type EmailTemplatesApi } from './resources/email-templates.js';
 export { type AccessRequestsApi } from './resources/access-requests.js';
 export { type ConfigurationEntry, type ConfigurationsApi } from './resources/configurations.js';
+export { type GraphApi, type NodeQueryOptions, type NodeQueryValue } from './resources/graph.js';
 export { type PushPayloadOptions, type PushPayloadResult } from './transport/push-payload.js';
 export {
   type CompressionType,

@@ -96,13 +96,25 @@ export {
   type ProviderUpdate,
 } from './schemas/providers.js';
 export {
+  type AccessExplanation,
+  type AccessGrant,
+  type AccessPathStep,
+  type AccessRelation,
+} from './schemas/access-explanation.js';
+export {
+  CONDITION_FNS,
+  NODE_QUERY_LIMITS,
   nodeQueryRequestSchema,
   nodeQueryResultSchema,
   nodeSchema,
   tagRemoveRequestSchema,
   tagRequestSchema,
+  type CanonicalPermissionsFilter,
+  type ConditionFn,
+  type ConditionSpec,
   type GraphNode,
   type NodeQueryRequest,
+  type NodeQueryType,
   type NodeQueryResult,
   type TagRemoveRequest,
   type TagRequest,

@@ -14,10 +14,27 @@ import { Database } from './sqlite.js';
 /** Bumped whenever a table changes shape; a file written by another version is refused. */
 export const SCHEMA_VERSION = 1;
 
-const CREATE_NODE_ID_INDEX_SQL = 'CREATE UNIQUE INDEX IF NOT EXISTS nodes_by_id ON nodes (id)';
-/** The node-id index, dropped and rebuilt around a bulk ingest. */
-export const CREATE_NODE_ID_INDEX = CREATE_NODE_ID_INDEX_SQL;
-export const DROP_NODE_ID_INDEX = 'DROP INDEX IF EXISTS nodes_by_id';
+/**
+ * The graph's secondary indexes: node ids (tags, lookups), and for node queries (`access/`) nodes by
+ * type and edges by each endpoint, grant scope and reference. Rebuilt in one go around a bulk ingest.
+ */
+const GRAPH_INDEXES: readonly [name: string, definition: string][] = [
+  ['nodes_by_id', 'UNIQUE INDEX IF NOT EXISTS nodes_by_id ON nodes (id)'],
+  ['nodes_by_type', 'INDEX IF NOT EXISTS nodes_by_type ON nodes (type)'],
+  ['edges_by_src', 'INDEX IF NOT EXISTS edges_by_src ON edges (src, kind)'],
+  // Identity references (HAS_IDENTITY, about a quarter of a big graph's edges) have no destination.
+  ['edges_by_dst', 'INDEX IF NOT EXISTS edges_by_dst ON edges (dst, kind) WHERE dst IS NOT NULL'],
+  ['edges_by_scope', 'INDEX IF NOT EXISTS edges_by_scope ON edges (scope) WHERE scope IS NOT NULL'],
+  ['edges_by_ref', 'INDEX IF NOT EXISTS edges_by_ref ON edges (ref) WHERE ref IS NOT NULL'],
+  ['identity_keys_by_node', 'INDEX IF NOT EXISTS identity_keys_by_node ON identity_keys (node)'],
+];
+const CREATE_GRAPH_INDEXES_SQL = GRAPH_INDEXES.map(([, d]) => `CREATE ${d};`).join('\n');
+/**
+ * The graph's secondary indexes (node ids and the node-query indexes), dropped and rebuilt around a
+ * bulk ingest: building them once is far cheaper than keeping them up to date row by row.
+ */
+export const CREATE_NODE_ID_INDEX = CREATE_GRAPH_INDEXES_SQL;
+export const DROP_NODE_ID_INDEX = GRAPH_INDEXES.map(([name]) => `DROP INDEX IF EXISTS ${name};`).join('\n');
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -71,7 +88,6 @@ CREATE TABLE IF NOT EXISTS nodes (
   parent INTEGER,
   properties TEXT NOT NULL
 );
-${CREATE_NODE_ID_INDEX_SQL};
 
 -- src/dst are node row ids; an endpoint outside this graph (an identity-provider identity named by
 -- a local user, a cloud role, a connection) is NULL with the reference text in ref.
@@ -92,6 +108,7 @@ CREATE TABLE IF NOT EXISTS identity_keys (
   key TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS identity_keys_by_key ON identity_keys (key);
+${CREATE_GRAPH_INDEXES_SQL}
 
 -- Keyed by the stable node id, so a new push of the same entity keeps them.
 CREATE TABLE IF NOT EXISTS node_tags (

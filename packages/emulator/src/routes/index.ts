@@ -21,6 +21,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerConsoleRoutes } from '../console/console-routes.js';
 import type { EmulatorContext } from '../context.js';
 import { registerAccessRequestSettingsRoutes } from './access-request-settings.js';
+import { registerAccessRoutes } from './admin-access.js';
 import { registerApiKeyRoutes } from './admin-api-keys.js';
 import { registerCallRoutes } from './admin-calls.js';
 import { registerClockRoutes } from './admin-clock.js';
@@ -39,7 +40,9 @@ import { registerDataSourceRoutes } from './datasources.js';
 import { registerEventRoutes } from './events.js';
 import { registerEmailTemplateRoutes } from './email-templates.js';
 import { registerIconRoutes } from './icons.js';
+import { registerNodeQueryRoutes } from './node-query.js';
 import { registerProviderRoutes } from './providers.js';
+import { registerTagRoutes } from './tags.js';
 
 /** Registers the service routes and the `/_emulator` test controls. */
 export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
@@ -49,6 +52,8 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerConfigurationRoutes(app, ctx);
   registerEmailTemplateRoutes(app, ctx);
   registerAccessRequestSettingsRoutes(app, ctx);
+  registerTagRoutes(app, ctx);
+  registerNodeQueryRoutes(app, ctx);
   registerApiKeyRoutes(app, ctx);
   registerFaultRoutes(app, ctx);
   registerClockRoutes(app, ctx);
@@ -62,6 +67,7 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerEventRoutes(app, ctx);
   registerSubscriptionRoutes(app, ctx);
   registerLastLoginRoutes(app, ctx);
+  registerAccessRoutes(app, ctx);
   registerConsoleRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

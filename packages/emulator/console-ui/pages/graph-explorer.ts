@@ -6,24 +6,16 @@
  */
 import { api } from '../api.js';
 import { announce, errorBox, h, replace } from '../dom.js';
+import { accessReach, type AccessExplanation, type AccessReach } from '../graph/access-reach.js';
 import { CanvasView } from '../graph/canvas-view.js';
 import { layout } from '../graph/layout.js';
-import {
-  APPLIES_ON,
-  buildGraph,
-  LAYERS,
-  pathTo,
-  reachOf,
-  type Graph,
-  type GraphPayload,
-  type Reach,
-} from '../graph/model.js';
+import { buildGraph, LAYERS, type Graph, type GraphPayload } from '../graph/model.js';
 import { loadProviders } from './providers.js';
 
 const MAX_RESULTS = 25;
 const MAX_LISTED = 300;
 
-function allEdges(g: Graph): Int32Array {
+function edgePairs(g: Graph): Int32Array {
   const pairs = new Int32Array(g.src.length * 2);
   for (let i = 0; i < g.src.length; i++) {
     pairs[2 * i] = g.src[i]!;
@@ -32,35 +24,12 @@ function allEdges(g: Graph): Int32Array {
   return pairs;
 }
 
-function stepName(kind: string): string {
-  return kind.toLowerCase().replaceAll('_', ' ');
-}
-
-/** The access steps among reached nodes, each labelled with what it is ("member of", "has role"). */
-function reachEdges(g: Graph, reach: Reach): { pairs: Int32Array; labels: string[] } {
-  const pairs: number[] = [];
-  const labels: string[] = [];
-  for (const n of reach.order) {
-    for (let at = g.stepStart[n]!; at < g.stepStart[n + 1]!; at++) {
-      pairs.push(n, g.stepDst[at]!);
-      labels.push(stepName(g.kinds[g.stepKind[at]!]!));
-      if (g.stepScope[at]! >= 0) {
-        pairs.push(g.stepDst[at]!, g.stepScope[at]!);
-        labels.push(stepName(APPLIES_ON));
-      }
-    }
-  }
-  return { pairs: Int32Array.from(pairs), labels };
-}
-
 function label(g: Graph, n: number): string {
   return `${g.names[n]!} (${g.types[n]!})`;
 }
 
-function pathText(g: Graph, reach: Reach, n: number): string {
-  return pathTo(g, reach, n)
-    .map(([node, kind]) => (kind === null ? g.names[node]! : `${stepName(kind)} ${g.names[node]!}`))
-    .join(' → ');
+function all(g: Graph): number[] {
+  return Array.from({ length: g.size }, (_, i) => i);
 }
 
 /** Renders the graph explorer page. */
@@ -100,8 +69,12 @@ export async function renderGraphExplorer(main: HTMLElement): Promise<void> {
   const counts = h('p', { class: 'muted' });
   const status = h('div');
   let view: CanvasView | undefined;
+  /** The data source's whole graph; search runs on it. */
   let graph: Graph | undefined;
-  let reach: Reach | undefined;
+  /** What the canvas shows: the whole graph, or one identity's reach. */
+  let shown: Graph | undefined;
+  let reach: { root: string; graph: Graph; access: AccessReach } | undefined;
+  let asked = 0;
 
   const button = (text: string, onclick: () => void, extra: Record<string, string> = {}): HTMLButtonElement =>
     h('button', { type: 'button', onclick, ...extra }, text);
@@ -109,61 +82,116 @@ export async function renderGraphExplorer(main: HTMLElement): Promise<void> {
   function showWhole(): void {
     if (!graph || !view) return;
     reach = undefined;
-    const all = Array.from({ length: graph.size }, (_, i) => i);
-    view.show(graph, layout(graph, all), allEdges(graph));
-    replace(summary, h('p', {}, 'Pick an identity to see what it can reach.'));
+    shown = graph;
+    view.selected = -1;
+    view.show(graph, layout(graph, all(graph)), edgePairs(graph));
+    replace(summary, h('p', {}, 'Pick a user or group to see what it can reach.'));
+    find();
   }
 
-  function pick(n: number): void {
-    if (!graph || !view) return;
-    const g = graph;
-    if (g.layer[n] === 0 || g.layer[n] === 1) {
-      reach = reachOf(g, n);
-      const edges = reachEdges(g, reach);
-      view.show(g, layout(g, reach.order), edges.pairs, edges.labels);
-      describeReach(g, reach);
-      view.selected = n;
+  /** Asks the emulator what identity `id` reaches (`POST /_emulator/access`) and draws it. */
+  async function explore(id: string): Promise<void> {
+    const mine = ++asked;
+    replace(summary, h('p', { class: 'muted' }, 'Asking the emulator what it can reach…'));
+    try {
+      const answer = await api<{ values: AccessExplanation[] }>('POST', '/_emulator/access', {
+        identity: id,
+      });
+      const access = answer.values[0];
+      if (mine !== asked || !view || access === undefined) return;
+      const built = accessReach(access);
+      const g = buildGraph(built.payload);
+      reach = { root: id, graph: g, access: built };
+      shown = g;
+      view.selected = 0;
+      view.show(
+        g,
+        layout(g, all(g)),
+        edgePairs(g),
+        g.kinds.length > 0 ? Array.from(g.kind, (k) => g.kinds[k]!) : [],
+      );
       // Fitted, unless that is too small to read: then the identity, centred.
-      if (!view.readable()) view.centre(n);
-    } else {
-      view.selected = n;
-      view.centre(n);
+      if (!view.readable()) view.centre(0);
+      describeReach(g, built);
+      find();
+    } catch (err) {
+      replace(summary, errorBox(err));
     }
+  }
+
+  function focusNode(g: Graph, n: number): void {
+    if (!view) return;
+    view.selected = n;
+    view.centre(n);
+    const paths = reach?.graph === g ? (reach.access.paths.get(g.ids[n]!) ?? []) : [];
     replace(
       details,
       h('h2', {}, 'Selected'),
       h('p', { 'data-testid': 'selected' }, label(g, n)),
-      reach?.reached[n] && n !== reach.root ? h('p', {}, 'Reached through: ', pathText(g, reach, n)) : null,
+      paths.length === 0
+        ? null
+        : h('div', {}, 'Reached through:', h('ul', { class: 'paths' }, ...paths.map((t) => h('li', {}, t)))),
     );
     announce(`Selected ${label(g, n)}`);
   }
 
-  function describeReach(g: Graph, r: Reach): void {
+  /** A node of the whole graph picked from the search results. */
+  function pick(n: number): void {
+    const g = graph;
+    if (!g || !view) return;
+    const id = g.ids[n]!;
+    replace(details, h('h2', {}, 'Selected'), h('p', { 'data-testid': 'selected' }, label(g, n)));
+    if (g.layer[n] === 0 || g.layer[n] === 1) {
+      void explore(id);
+      return;
+    }
+    const inReach = reach?.graph.ids.indexOf(id) ?? -1;
+    if (reach && inReach >= 0) return focusNode(reach.graph, inReach);
+    if (shown !== g) showWhole();
+    focusNode(g, n);
+  }
+
+  /** A node of the drawn graph clicked on the canvas. */
+  function clicked(n: number): void {
+    const g = shown;
+    if (!g) return;
+    if (g === graph) return pick(n);
+    focusNode(g, n);
+  }
+
+  function describeReach(g: Graph, r: AccessReach): void {
     const byLayer = LAYERS.map(() => 0);
-    for (const n of r.order) if (n !== r.root) byLayer[g.layer[n]!]!++;
+    for (let n = 1; n < g.size; n++) byLayer[g.layer[n]!]!++;
     const parts = LAYERS.map((name, i) => `${byLayer[i]} ${name.toLowerCase()}`).filter(
       (t) => !t.startsWith('0 '),
     );
-    const listed = r.order.filter((n) => g.layer[n]! >= 3).slice(0, MAX_LISTED);
+    const root = g.names[0]!;
     replace(
       summary,
-      h('h2', {}, `What ${g.names[r.root]!} can reach`),
+      h('h2', {}, `What ${root} can reach`),
       h('p', { 'data-testid': 'reach-summary' }, parts.length === 0 ? 'Nothing.' : parts.join(', ')),
+      r.truncated ? h('p', { class: 'muted' }, 'More destinations exist than the emulator listed.') : null,
       h(
         'ul',
         { class: 'paths' },
-        ...listed.map((n) =>
-          h(
-            'li',
-            {},
-            h('button', { type: 'button', class: 'link', onclick: () => pick(n) }, label(g, n)),
-            h('br'),
-            h('span', { class: 'muted' }, pathText(g, r, n)),
+        ...r.destinations
+          .slice(0, MAX_LISTED)
+          .map((d) =>
+            h(
+              'li',
+              {},
+              h(
+                'button',
+                { type: 'button', class: 'link', onclick: () => focusNode(g, g.ids.indexOf(d.id)) },
+                d.label,
+              ),
+              ` ${d.permissions.join(', ')}`,
+              ...(r.paths.get(d.id) ?? []).map((t) => h('span', { class: 'muted path' }, t)),
+            ),
           ),
-        ),
       ),
     );
-    announce(`${g.names[r.root]!} reaches ${parts.join(', ') || 'nothing'}`);
+    announce(`${root} reaches ${parts.join(', ') || 'nothing'}`);
   }
 
   function find(): void {
@@ -180,7 +208,11 @@ export async function renderGraphExplorer(main: HTMLElement): Promise<void> {
     for (let i = 0; i < g.size; i++) if (g.lowerNames[i]!.includes(q)) hits.push(i);
     // Identities first: they are what one explores from.
     hits.sort((a, b) => g.layer[a]! - g.layer[b]!);
-    view.marked = new Set(hits.slice(0, 1000));
+    const drawn = shown ?? g;
+    const marked = new Set<number>();
+    for (let i = 0; i < drawn.size && marked.size < 1000; i++)
+      if (drawn.lowerNames[i]!.includes(q)) marked.add(i);
+    view.marked = marked;
     view.draw();
     replace(
       results,
@@ -206,8 +238,7 @@ export async function renderGraphExplorer(main: HTMLElement): Promise<void> {
       );
       graph = buildGraph(payload);
       view ??= new CanvasView(canvas);
-      view.onPick = pick;
-      view.selected = -1;
+      view.onPick = clicked;
       replace(counts, `${graph.size.toLocaleString()} nodes, ${graph.src.length.toLocaleString()} edges`);
       replace(status);
       replace(details);

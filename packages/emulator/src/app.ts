@@ -13,6 +13,7 @@ import Fastify, {
 import { authorize, rememberPrincipal } from './auth/authorize.js';
 import { ADMIN, ANY_KEY, requireRouteAccess, tokenScopesOf } from './auth/route-access.js';
 import { admitSession } from './console-auth/request-session.js';
+import { consoleSessionPrincipal } from './console/console-session-access.js';
 import type { EmulatorContext } from './context.js';
 import { ApiError, codeForStatus, statusOf } from './errors.js';
 import { errorHandler, MAX_PARAM_LENGTH, sendError } from './http/error-handler.js';
@@ -94,7 +95,9 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
     const route = { access, scopes: tokenScopesOf(access, config?.scopes), nowMs: ctx.clock.nowMs() };
     rememberPrincipal(
       req,
-      authorize(ctx.db, route, req.headers.authorization, `${req.method} ${target.route ?? target.path}`),
+      // The console's pages call the API with the session and its CSRF token (console-session-access.ts).
+      consoleSessionPrincipal(ctx, req, access) ??
+        authorize(ctx.db, route, req.headers.authorization, `${req.method} ${target.route ?? target.path}`),
     );
     return undefined;
   });

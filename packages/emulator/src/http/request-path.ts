@@ -21,7 +21,7 @@ export interface RequestTarget {
 
 const EMULATOR_ROUTE = /^\/(_emulator|console)(\/|$)/;
 // For paths no route matched, any spelling of /_emulator counts: case, extra slashes, `%2F`.
-const EMULATOR_LOOSE = /^\/+_emulator(\/|$)/i;
+const EMULATOR_LOOSE = /^\/+(_emulator|console)(\/|$)/i;
 // find-my-way route syntax: `::` is a literal colon, `:name` a parameter, `*` the wildcard.
 const PATTERN_PART = /::|:([A-Za-z0-9_]+)|\*/g;
 

@@ -18,6 +18,7 @@
  * reach a route under another route's access; route-access.test.ts walks every registered route.
  */
 import type { FastifyInstance } from 'fastify';
+import { registerConsoleRoutes } from '../console/console-routes.js';
 import type { EmulatorContext } from '../context.js';
 import { registerAccessRoutes } from './admin-access.js';
 import { registerAccessRequestSettingsRoutes } from './access-request-settings.js';
@@ -69,5 +70,6 @@ export function registerRoutes(app: FastifyInstance, ctx: EmulatorContext): void
   registerOAuthAppRoutes(app, ctx);
   registerOAuthAuthorizeRoutes(app, ctx);
   registerOAuthTokenRoutes(app, ctx);
+  registerConsoleRoutes(app, ctx);
   registerRouteListRoutes(app);
 }

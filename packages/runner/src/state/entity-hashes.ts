@@ -1,0 +1,140 @@
+/**
+ * The snapshot of a push for the next run's diff: one hash per entity, not the payload. A gzip
+ * text file, one JSON line each: first `{"format":"oaakit.entity-hashes.v1","template":...,
+ * "header":...}`, then `[kind, scope, key, own hash, label]` per entity, written while the push
+ * is serialized. Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
+ * read by hashing that payload.
+ */
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { createGunzip, createGzip, gunzip } from 'node:zlib';
+import { ENTITY_KINDS, hashAsRead, jsonChunks } from '@oaakit/core';
+import type { EntityHash, EntityKind, JsonObject, Template } from '@oaakit/core';
+import type { AtomicFileWriter } from './atomic-write.js';
+
+const gunzipAsync = promisify(gunzip);
+
+/** Format tag of the first line. */
+export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v1';
+/** File name suffix of entity-hash snapshots; `.json.gz` names a snapshot of an earlier version. */
+export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
+/** Lines are batched into writes of about this many characters. */
+const BATCH_CHARS = 256 * 1024;
+
+/** The entities of the last push: kind -> scope -> key -> own hash followed by a label. */
+export interface PreviousHashes {
+  /** Hash of the last push's header (top-level fields that are not entity collections). */
+  header: string;
+  byKind: Map<EntityKind, Map<string, Map<string, string>>>;
+}
+
+/** Hex digits of an own hash at the start of each stored value; the label follows. */
+export const OWN_HASH_LENGTH = 16;
+
+function store(into: PreviousHashes, kind: EntityKind, scope: string, key: string, value: string): void {
+  let scopes = into.byKind.get(kind);
+  if (scopes === undefined) into.byKind.set(kind, (scopes = new Map<string, Map<string, string>>()));
+  let keys = scopes.get(scope);
+  if (keys === undefined) scopes.set(scope, (keys = new Map<string, string>()));
+  keys.set(key, value);
+}
+
+/** The label of an entity in reports: its name as written, else its key. */
+export function labelOf(entity: EntityHash): string {
+  return entity.name ?? entity.displayKey;
+}
+
+/**
+ * Writes a snapshot while the push is serialized: `add` is synchronous (it is called as each
+ * entity is read); `ready()` resolves when gzip has caught up, so the push can wait on it.
+ */
+export class EntityHashWriter {
+  private readonly gzip = createGzip({ level: 1 });
+  private readonly done: Promise<void>;
+  private batch = '';
+
+  constructor(file: AtomicFileWriter) {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        file.write(chunk).then(() => callback(), callback);
+      },
+    });
+    this.done = pipeline(this.gzip, sink);
+    this.done.catch(() => undefined); // surfaces through finish()
+  }
+
+  /** The first line: call it before any `add`. */
+  start(template: Template, header: string): void {
+    this.batch = `${JSON.stringify({ format: ENTITY_HASHES_FORMAT, template, header })}\n${this.batch}`;
+  }
+
+  add(entity: EntityHash): void {
+    this.batch += `${JSON.stringify([entity.kind, entity.scope, entity.key, entity.own, labelOf(entity)])}\n`;
+    if (this.batch.length >= BATCH_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.batch === '') return;
+    this.gzip.write(this.batch);
+    this.batch = '';
+  }
+
+  /** Resolves once gzip has room again. */
+  async ready(): Promise<void> {
+    if (this.gzip.writableNeedDrain) await once(this.gzip, 'drain');
+  }
+
+  /** Writes the rest and waits until every byte is in the file (which the caller then commits). */
+  async finish(): Promise<void> {
+    this.flush();
+    this.gzip.end();
+    await this.done;
+  }
+
+  /** Stops writing; the caller discards the file. */
+  abort(): void {
+    this.gzip.destroy();
+  }
+}
+
+async function readHashLines(path: string): Promise<PreviousHashes> {
+  const lines = createInterface({ input: createReadStream(path).pipe(createGunzip()), crlfDelay: Infinity });
+  let previous: PreviousHashes | undefined;
+  for await (const line of lines) {
+    if (line === '') continue;
+    if (previous === undefined) {
+      const head = JSON.parse(line) as { format?: unknown; header?: unknown };
+      if (head.format !== ENTITY_HASHES_FORMAT || typeof head.header !== 'string')
+        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+      previous = { header: head.header, byKind: new Map() };
+      continue;
+    }
+    const [kind, scope, key, own, label] = JSON.parse(line) as [EntityKind, string, string, string, string];
+    if (!ENTITY_KINDS.includes(kind)) throw new Error(`unknown entity kind ${JSON.stringify(kind)}`);
+    store(previous, kind, scope, key, own + label);
+  }
+  if (previous === undefined) throw new Error('the file is empty');
+  return previous;
+}
+
+/** The hashes of a payload snapshot written by an earlier version (the gzip JSON payload). */
+async function hashPayloadFile(path: string, template: Template): Promise<PreviousHashes> {
+  const payload = JSON.parse((await gunzipAsync(await readFile(path))).toString('utf8')) as JsonObject;
+  const previous: PreviousHashes = { header: '', byKind: new Map() };
+  const hashed = hashAsRead(template, payload, (e) =>
+    store(previous, e.kind, e.scope, e.key, e.own + labelOf(e)),
+  );
+  for await (const chunk of jsonChunks(hashed.value)) void chunk;
+  previous.header = hashed.header;
+  return previous;
+}
+
+/** Reads a snapshot of either format; throws with the reason when it cannot. */
+export async function readEntityHashes(path: string, template: Template): Promise<PreviousHashes> {
+  return path.endsWith(ENTITY_HASHES_SUFFIX) ? readHashLines(path) : hashPayloadFile(path, template);
+}

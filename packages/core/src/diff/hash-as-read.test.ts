@@ -63,10 +63,10 @@ describe('hashAsRead', () => {
     expect(reads).toBe(1);
     expect(JSON.parse(text)).toEqual(payload(users));
     expect(hashed.digest()).toBe(digest('application', payload(users)));
-    const alice = seen.find((e) => e.kind === 'local_users' && e.name === 'Alice');
-    expect(alice).toMatchObject({ displayKey: 'alice', key: 'name\u0000alice' });
+    const alice = seen.find((e) => e.kind === 'local_users' && e.label === 'Alice');
+    expect(alice).toMatchObject({ key: 'name\u0000alice' });
     expect(alice?.scope).toContain('app1');
-    expect(seen.filter((e) => e.kind === 'resources').map((e) => e.displayKey)).toEqual(['repo', 'main']);
+    expect(seen.filter((e) => e.kind === 'resources').map((e) => e.label)).toEqual(['repo', 'main']);
     const [repo, main] = seen.filter((e) => e.kind === 'resources');
     expect(main!.scope).not.toBe(repo!.scope);
   });
@@ -85,7 +85,7 @@ describe('hashAsRead', () => {
       (e) => b.push(e),
     );
     await readAll(second.value);
-    const own = (list: EntityHash[], n: string) => list.find((e) => e.name === n)?.own;
+    const own = (list: EntityHash[], n: string) => list.find((e) => e.label === n)?.own;
     expect(own(a, 'bob')).toBe(own(b, 'bob'));
     expect(own(a, 'Alice')).not.toBe(own(b, 'Alice'));
     // An application's own hash does not change with its users.

@@ -28,10 +28,8 @@ export interface EntityHash {
   readonly scope: string;
   /** The entity's key (see `diffPayloads`), lower-cased. */
   readonly key: string;
-  /** The key for people, e.g. `bob`. */
-  readonly displayKey: string;
-  /** `name` as written, when it is a string. */
-  readonly name?: string;
+  /** For people: `name` as written when it is a string, else the key's value (e.g. `bob`). */
+  readonly label: string;
   /** Hash (16 hex digits) of the entity's own data; nested collections are hashed on their own. */
   readonly own: string;
 }
@@ -116,8 +114,7 @@ function see(
       kind: spec.kind,
       scope,
       key,
-      displayKey: displayKey(spec, key),
-      ...(typeof name === 'string' ? { name } : {}),
+      label: typeof name === 'string' ? name : displayKey(spec, key),
       own: ownHash.toString('hex', 0, OWN_HASH_DIGITS / 2),
     });
   }

@@ -28,11 +28,21 @@ function isAsyncIterable(x: object): x is AsyncIterable<unknown> {
  * (shared, as the builders' grants are) are left as they are.
  */
 function plainSync(value: unknown): unknown {
-  if (value === null || typeof value !== 'object' || value instanceof Date) return value;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const inner: unknown = value[i];
+      if (inner === null || typeof inner !== 'object') continue;
+      const plain = plainSync(inner);
+      if (plain !== inner && !Object.isFrozen(value)) value[i] = plain;
+    }
+    return value;
+  }
+  if (value instanceof Date) return value;
   if (isIterable(value)) return Array.from(value, plainSync);
   if (Object.isFrozen(value)) return value;
   const container = value as Container;
-  for (const key of Object.keys(container)) {
+  for (const key in container) {
     const inner = container[key];
     if (inner === null || typeof inner !== 'object') continue;
     const plain = plainSync(inner);

@@ -1,8 +1,10 @@
 /**
  * The snapshot of a push for the next run's diff: one hash per entity, not the payload. A gzip
- * text file, one JSON line each: first `{"format":"oaakit.entity-hashes.v1","template":...,
- * "header":...}`, then `[kind, scope, key, own hash, label]` per entity, written while the push
- * is serialized. Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
+ * text file of lines: first `{"format":"oaakit.entity-hashes.v1","template":...,"header":...}`;
+ * then, written while the push is serialized, `S<TAB>scope` the first time a scope (the entity an
+ * entity sits in) appears, numbered from 0 in order, and per entity
+ * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`. A key or label holding a tab, a line
+ * break, a quote or a backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
  * read by hashing that payload.
  */
 import { once } from 'node:events';
@@ -44,9 +46,14 @@ function store(into: PreviousHashes, kind: EntityKind, scope: string, key: strin
   keys.set(key, value);
 }
 
-/** The label of an entity in reports: its name as written, else its key. */
-export function labelOf(entity: EntityHash): string {
-  return entity.name ?? entity.displayKey;
+const NEEDS_QUOTES = /[\t\n\r"\\]/;
+
+function field(text: string): string {
+  return NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text;
+}
+
+function unfield(text: string): string {
+  return text.startsWith('"') ? (JSON.parse(text) as string) : text;
 }
 
 /**
@@ -57,6 +64,7 @@ export class EntityHashWriter {
   private readonly gzip = createGzip({ level: 1 });
   private readonly done: Promise<void>;
   private batch = '';
+  private readonly scopes = new Map<string, number>();
 
   constructor(file: AtomicFileWriter) {
     const sink = new Writable({
@@ -74,7 +82,14 @@ export class EntityHashWriter {
   }
 
   add(entity: EntityHash): void {
-    this.batch += `${JSON.stringify([entity.kind, entity.scope, entity.key, entity.own, labelOf(entity)])}\n`;
+    let scope = this.scopes.get(entity.scope);
+    if (scope === undefined) {
+      scope = this.scopes.size;
+      this.scopes.set(entity.scope, scope);
+      this.batch += `S\t${JSON.stringify(entity.scope)}\n`;
+    }
+    const kind = ENTITY_KINDS.indexOf(entity.kind);
+    this.batch += `${kind}\t${scope}\t${entity.own}\t${field(entity.key)}\t${field(entity.label)}\n`;
     if (this.batch.length >= BATCH_CHARS) this.flush();
   }
 
@@ -105,6 +120,7 @@ export class EntityHashWriter {
 async function readHashLines(path: string): Promise<PreviousHashes> {
   const lines = createInterface({ input: createReadStream(path).pipe(createGunzip()), crlfDelay: Infinity });
   let previous: PreviousHashes | undefined;
+  const scopes: string[] = [];
   for await (const line of lines) {
     if (line === '') continue;
     if (previous === undefined) {
@@ -114,9 +130,16 @@ async function readHashLines(path: string): Promise<PreviousHashes> {
       previous = { header: head.header, byKind: new Map() };
       continue;
     }
-    const [kind, scope, key, own, label] = JSON.parse(line) as [EntityKind, string, string, string, string];
-    if (!ENTITY_KINDS.includes(kind)) throw new Error(`unknown entity kind ${JSON.stringify(kind)}`);
-    store(previous, kind, scope, key, own + label);
+    if (line.startsWith('S\t')) {
+      scopes.push(JSON.parse(line.slice(2)) as string);
+      continue;
+    }
+    const [kind, scope, own, key, label] = line.split('\t');
+    const kindName = ENTITY_KINDS[Number(kind)];
+    const scopeName = scopes[Number(scope)];
+    if (kindName === undefined || scopeName === undefined || own?.length !== OWN_HASH_LENGTH)
+      throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
+    store(previous, kindName, scopeName, unfield(key ?? ''), own + unfield(label ?? ''));
   }
   if (previous === undefined) throw new Error('the file is empty');
   return previous;
@@ -127,7 +150,7 @@ async function hashPayloadFile(path: string, template: Template): Promise<Previo
   const payload = JSON.parse((await gunzipAsync(await readFile(path))).toString('utf8')) as JsonObject;
   const previous: PreviousHashes = { header: '', byKind: new Map() };
   const hashed = hashAsRead(template, payload, (e) =>
-    store(previous, e.kind, e.scope, e.key, e.own + labelOf(e)),
+    store(previous, e.kind, e.scope, e.key, e.own + e.label),
   );
   for await (const chunk of jsonChunks(hashed.value)) void chunk;
   previous.header = hashed.header;

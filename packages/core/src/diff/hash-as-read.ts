@@ -52,10 +52,9 @@ const SCOPE_SEPARATOR = '\u0001';
 
 class Reading {
   readonly counts: EntityCounts;
-  private open = 0;
-  /** Top-level collections wrapped, and opened so far. */
-  topWrapped = 0;
-  topOpened = 0;
+  /** Streamed collections wrapped, and read to their end, so far. */
+  wrapped = 0;
+  closed = 0;
 
   constructor(
     template: Template,
@@ -64,37 +63,62 @@ class Reading {
     this.counts = Object.fromEntries(templateKinds(template).map((k) => [k, 0]));
   }
 
-  opened(top: boolean): void {
-    this.open++;
-    if (top) this.topOpened++;
-  }
-
-  closed(): void {
-    this.open--;
-  }
-
-  /** Every top-level collection has been opened, and every collection opened has been closed. */
+  /** Every wrapped collection has been read to its end. */
   get done(): boolean {
-    return this.open === 0 && this.topOpened === this.topWrapped;
+    return this.closed === this.wrapped;
   }
 }
 
-/** One entity whose nested collections are being read; it is hashed once they have been. */
+/**
+ * An entity with nested collections: hashed once nothing in it is open, that is once its streamed
+ * collections have been read and the entities in it that wait for theirs have been hashed.
+ */
 interface Pending {
   own: string;
   children: { field: string; set: MultisetHash }[];
   into: MultisetHash;
+  open: number;
+  parent: Pending | undefined;
 }
 
-function finish(pending: Pending): void {
+/** One thing `pending` waited for is done; the last one hashes it, and tells its parent. */
+function settle(pending: Pending): void {
+  if (--pending.open > 0) return;
   let text = `${pending.own}\n`;
   for (const { field, set } of pending.children) text += `${field}=${set.toString()}\n`;
   pending.into.add(hash('sha256', text, 'buffer'));
+  if (pending.parent !== undefined) settle(pending.parent);
+}
+
+function isList(value: unknown): value is unknown[] {
+  return Array.isArray(value);
 }
 
 /**
- * An entity as read: leaves are hashed at once; an entity with nested collections is copied with
- * those collections wrapped in turn, and hashed when the next one is asked for.
+ * The items of a list, each seen now (`see`); the list itself unless an item had to be replaced
+ * by a copy with streamed collections wrapped.
+ */
+function seeList(
+  reading: Reading,
+  spec: KindSpec,
+  scope: string,
+  list: unknown[],
+  set: MultisetHash,
+  parent: Pending | undefined,
+): unknown[] {
+  let out: unknown[] | undefined;
+  for (let i = 0; i < list.length; i++) {
+    const item = list[i];
+    const value = see(reading, spec, scope, item, set, parent);
+    if (value !== item) (out ??= list.slice())[i] = value;
+  }
+  return out ?? list;
+}
+
+/**
+ * One entity: its own data is hashed and reported now. Nested collections given as lists are
+ * hashed now too; streamed ones are wrapped (in a copy of the entity), and the entity's hash is
+ * added to `into` once the last of them has been read.
  */
 function see(
   reading: Reading,
@@ -102,8 +126,9 @@ function see(
   scope: string,
   item: unknown,
   into: MultisetHash,
-): { value: unknown; pending?: Pending } {
-  if (!isJsonObject(item)) return { value: item };
+  parent: Pending | undefined,
+): unknown {
+  if (!isJsonObject(item)) return item;
   reading.counts[spec.kind] = (reading.counts[spec.kind] ?? 0) + 1;
   const ownText = encodeOwn(spec, item);
   const ownHash = hash('sha256', ownText, 'buffer');
@@ -120,50 +145,61 @@ function see(
   }
   if (spec.children.length === 0) {
     into.add(ownHash);
-    return { value: item };
+    return item;
   }
   const inner = `${scope}${SCOPE_SEPARATOR}${spec.kind}:${key ?? ''}`;
-  const copy: JsonObject = { ...item };
-  const children = spec.children.map(({ field, spec: child }) => {
+  // Open until the loop below is done; the parent waits for this entity.
+  const pending: Pending = { own: ownText, children: [], into, open: 1, parent };
+  if (parent !== undefined) parent.open++;
+  let copy: JsonObject | undefined;
+  for (const { field, spec: child } of spec.children) {
     const set = new MultisetHash();
-    copy[field] = wrap(reading, child, inner, item[field], set, false);
-    return { field, set };
-  });
-  return { value: copy, pending: { own: ownText, children, into } };
+    pending.children.push({ field, set });
+    const value = item[field];
+    const seen = isList(value)
+      ? seeList(reading, child, inner, value, set, pending)
+      : wrap(reading, child, inner, value, set, pending);
+    if (seen !== value) (copy ??= { ...item })[field] = seen;
+  }
+  settle(pending);
+  return copy ?? item;
 }
 
-/** `source` (a list, an iterable or an async iterable) read through `see`; anything else as is. */
+/**
+ * `source` (an iterable or an async iterable) read through `see`, which `owner` (the entity it
+ * sits in, if any) waits for until it has been read to its end; anything else as is.
+ */
 function wrap(
   reading: Reading,
   spec: KindSpec,
   scope: string,
   source: unknown,
   set: MultisetHash,
-  top: boolean,
+  owner: Pending | undefined,
 ): unknown {
   if (source === null || typeof source !== 'object') return source;
   const sync = typeof (source as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function';
   const async =
     !sync && typeof (source as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
   if (!sync && !async) return source;
-  if (top) reading.topWrapped++;
+  reading.wrapped++;
+  if (owner !== undefined) owner.open++;
   let used = false;
+  let ended = false;
   const begin = (): void => {
     if (used) throw new Error('hashAsRead: a hashed collection was read twice');
     used = true;
-    reading.opened(top);
   };
-  let pending: Pending | undefined;
   const step = (r: IteratorResult<unknown>): IteratorResult<unknown> => {
-    if (pending !== undefined) finish(pending);
-    pending = undefined;
     if (r.done === true) {
-      reading.closed();
+      if (!ended) {
+        ended = true;
+        reading.closed++;
+        if (owner !== undefined) settle(owner);
+      }
       return r;
     }
-    const seen = see(reading, spec, scope, r.value, set);
-    pending = seen.pending;
-    return { done: false, value: seen.value };
+    return { done: false, value: see(reading, spec, scope, r.value, set, owner) };
   };
   if (sync) {
     return new Hashed(() => {
@@ -211,10 +247,9 @@ class HashedAsync implements AsyncIterable<unknown> {
 
 /**
  * Wraps `payload` so that reading the returned `value` once (serializing it, say) hashes it:
- * `onEntity` is called for every entity with a key, as it is read; `counts` and `digest()` are
- * complete once every entity collection has been read. A collection given as a list is read
- * through the wrapper too. Entity collections must be read in full, in the serializer's order
- * (an entity's nested collections before the next entity).
+ * `onEntity` is called for every entity with a key; `counts` and `digest()` are complete once
+ * every streamed (iterable) collection has been read to its end. Entities in lists are hashed at
+ * once, by this call (they are in memory already); streamed ones as they are read, one at a time.
  *
  * @example
  * const hashed = hashAsRead('application', payload, (e) => snapshot.write(e));
@@ -240,7 +275,9 @@ export function hashAsRead(
     }
     const set = new MultisetHash();
     sets.set(field, set);
-    value[field] = wrap(reading, collection.spec, '', v, set, true);
+    value[field] = isList(v)
+      ? seeList(reading, collection.spec, '', v, set, undefined)
+      : wrap(reading, collection.spec, '', v, set, undefined);
   }
   const result: HashAsRead = {
     value,

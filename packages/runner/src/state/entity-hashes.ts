@@ -61,7 +61,7 @@ function unfield(text: string): string {
  * entity is read); `ready()` resolves when gzip has caught up, so the push can wait on it.
  */
 export class EntityHashWriter {
-  private readonly gzip = createGzip({ level: 1 });
+  private readonly gzip = createGzip({ level: 1, chunkSize: 256 * 1024 });
   private readonly done: Promise<void>;
   private batch = '';
   private readonly scopes = new Map<string, number>();

@@ -32,6 +32,7 @@ const BATCH_CHARS = 256 * 1024;
 export interface PreviousHashes {
   /** Hash of the last push's header (top-level fields that are not entity collections). */
   header: string;
+  /** Kind -> scope -> key -> own hash (16 hex digits) followed by the entity's label. */
   byKind: Map<EntityKind, Map<string, Map<string, string>>>;
 }
 

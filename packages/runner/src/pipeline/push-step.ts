@@ -92,7 +92,7 @@ export async function pushAndCommit(scope: RunScope, input: PushInput): Promise<
     }),
   );
   const file = await options.state.openSnapshot(connectorId, randomBytes(16).toString('hex'));
-  const snapshot = new EntityHashWriter(file);
+  const snapshot = new EntityHashWriter(file, options.connector.template);
   let verdict: PassVerdict | undefined;
   try {
     const pass = startPass(scope, {
@@ -129,7 +129,7 @@ export async function pushAndCommit(scope: RunScope, input: PushInput): Promise<
         },
       }),
     );
-    await snapshot.finish();
+    await snapshot.finish(pass.header);
     return await commitPushed(scope, input, {
       targets,
       outcome,

@@ -28,7 +28,7 @@ export interface PassVerdict {
 export interface StreamedPass {
   /** What the serializer reads in place of the payload. */
   readonly value: unknown;
-  /** Header hash of the payload, for the snapshot's first line. */
+  /** Header hash of the payload, for the snapshot's last line. */
   readonly header: string;
   /** Call once the serializer has read `value` to its end. */
   finish(): PassVerdict;
@@ -64,7 +64,6 @@ export function startPass(
     entities++;
     if (gate.ready()) emit({ phase: 'extract', kind: 'progress', step: 'entities', done: entities });
   });
-  input.snapshot?.start(template, hashed.header);
   return {
     value: hashed.value,
     header: hashed.header,

@@ -1,9 +1,9 @@
 /**
  * The snapshot of a push for the next run's diff: one hash per entity, not the payload. A gzip
- * text file of lines: first `{"format":"oaakit.entity-hashes.v1","template":...,"header":...}`;
- * then, written while the push is serialized, `S<TAB>scope` the first time a scope (the entity an
- * entity sits in) appears, numbered from 0 in order, and per entity
- * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`. A key or label holding a tab, a line
+ * text file of lines: first `{"format":"oaakit.entity-hashes.v1","template":...}`; then, written
+ * while the push is serialized, `S<TAB>scope` the first time a scope (the entity an entity sits in)
+ * appears, numbered from 0 in order, and per entity
+ * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`; last `H<TAB>header hash`. A key or label holding a tab, a line
  * break, a quote or a backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
  * read by hashing that payload.
  */
@@ -67,7 +67,7 @@ export class EntityHashWriter {
   private batch = '';
   private readonly scopes = new Map<string, number>();
 
-  constructor(file: AtomicFileWriter) {
+  constructor(file: AtomicFileWriter, template: Template) {
     const sink = new Writable({
       write(chunk: Buffer, _encoding, callback) {
         file.write(chunk).then(() => callback(), callback);
@@ -75,11 +75,7 @@ export class EntityHashWriter {
     });
     this.done = pipeline(this.gzip, sink);
     this.done.catch(() => undefined); // surfaces through finish()
-  }
-
-  /** The first line: call it before any `add`. */
-  start(template: Template, header: string): void {
-    this.batch = `${JSON.stringify({ format: ENTITY_HASHES_FORMAT, template, header })}\n${this.batch}`;
+    this.batch = `${JSON.stringify({ format: ENTITY_HASHES_FORMAT, template })}\n`;
   }
 
   add(entity: EntityHash): void {
@@ -105,8 +101,12 @@ export class EntityHashWriter {
     if (this.gzip.writableNeedDrain) await once(this.gzip, 'drain');
   }
 
-  /** Writes the rest and waits until every byte is in the file (which the caller then commits). */
-  async finish(): Promise<void> {
+  /**
+   * Writes the rest, ending with the payload's `header` hash, and waits until every byte is in the
+   * file (which the caller then commits).
+   */
+  async finish(header: string): Promise<void> {
+    this.batch += `H\t${header}\n`;
     this.flush();
     this.gzip.end();
     await this.done;
@@ -121,14 +121,18 @@ export class EntityHashWriter {
 async function readHashLines(path: string): Promise<PreviousHashes> {
   const lines = createInterface({ input: createReadStream(path).pipe(createGunzip()), crlfDelay: Infinity });
   let previous: PreviousHashes | undefined;
+  let header: string | undefined;
   const scopes: string[] = [];
   for await (const line of lines) {
     if (line === '') continue;
     if (previous === undefined) {
-      const head = JSON.parse(line) as { format?: unknown; header?: unknown };
-      if (head.format !== ENTITY_HASHES_FORMAT || typeof head.header !== 'string')
-        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
-      previous = { header: head.header, byKind: new Map() };
+      const head = JSON.parse(line) as { format?: unknown };
+      if (head.format !== ENTITY_HASHES_FORMAT) throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+      previous = { header: '', byKind: new Map() };
+      continue;
+    }
+    if (line.startsWith('H\t')) {
+      header = line.slice(2);
       continue;
     }
     if (line.startsWith('S\t')) {
@@ -143,6 +147,8 @@ async function readHashLines(path: string): Promise<PreviousHashes> {
     store(previous, kindName, scopeName, unfield(key ?? ''), own + unfield(label ?? ''));
   }
   if (previous === undefined) throw new Error('the file is empty');
+  if (header === undefined) throw new Error('the file ends before its last line (no header hash)');
+  previous.header = header;
   return previous;
 }
 

@@ -40,11 +40,10 @@ function state(digest: string, snapshot: string): StoredState {
 /** Commits a push of `payload` with its entity-hash snapshot, written as a run writes it. */
 async function commitPayload(digest: string, payload: JsonObject): Promise<void> {
   const snapshot = await store.openSnapshot('hr', digest);
-  const writer = new EntityHashWriter(snapshot);
+  const writer = new EntityHashWriter(snapshot, 'hris');
   const hashed = hashAsRead('hris', payload, (e) => writer.add(e));
-  writer.start('hris', hashed.header);
   for await (const chunk of jsonChunks(hashed.value)) void chunk;
-  await writer.finish();
+  await writer.finish(hashed.header);
   await store.commit('hr', { state: state(digest, snapshot.name), report: { status: 'pushed' }, snapshot });
 }
 
@@ -88,12 +87,30 @@ describe('StateStore', () => {
     expect(labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
   });
 
+  it('reads back a snapshot of many entities, hashed before and during the read', async () => {
+    // Lists are hashed when the pass starts, so lines are written before the first byte is read.
+    const employees = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), name: `E${i}` }));
+    await commitPayload('ff66', { employees, groups: new Set([{ id: 'g', name: 'G' }]) });
+    const hashes = await store.readSnapshot('hr', (await store.read('hr'))!);
+    const read = labels(hashes);
+    expect(Object.keys(read.employees ?? {})).toHaveLength(20_000);
+    expect(read.employees?.['id:19999']).toBe('E19999');
+    expect(read.groups).toEqual({ 'id:g': 'G' });
+  });
+
   it('names a snapshot it cannot read', async () => {
     await commitPayload('ee55', {});
-    await writeFile(join(store.dirOf('hr'), 'snapshot-ee55.hashes.gz'), gzipSync('{"format":"other"}\n'));
+    const dir = store.dirOf('hr');
+    await writeFile(join(dir, 'snapshot-ee55.hashes.gz'), gzipSync('{"format":"other"}\n'));
     await expect(store.readSnapshot('hr', state('ee55', 'snapshot-ee55.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
       message: expect.stringContaining('snapshot-ee55.hashes.gz') as unknown,
+    });
+    // Cut short: no header hash at its end.
+    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v1"}\n'));
+    await expect(store.readSnapshot('hr', state('ee56', 'snapshot-ee56.hashes.gz'))).rejects.toMatchObject({
+      code: 'STATE_CORRUPT',
+      message: expect.stringContaining('ends before its last line') as unknown,
     });
   });
 

@@ -5,7 +5,7 @@
  */
 import { hasHeaderFields } from '@oaakit/core';
 import type { EntityCounts, EntityHash, EntityKind, JsonObject, KindCounts, Template } from '@oaakit/core';
-import { OWN_HASH_LENGTH } from '../state/entity-hashes.js';
+import { ownNumber, previousLabel } from '../state/entity-hashes.js';
 import type { PreviousHashes } from '../state/entity-hashes.js';
 import type { DiffSummary } from './run-types.js';
 
@@ -36,7 +36,7 @@ export class HashDiff {
       return;
     }
     keys!.delete(entity.key);
-    if (before.slice(0, OWN_HASH_LENGTH) !== entity.own) this.tally(entity.kind).changed++;
+    if (before !== ownNumber(entity.own)) this.tally(entity.kind).changed++;
   }
 
   /**
@@ -54,11 +54,11 @@ export class HashDiff {
     for (const [kind, scopes] of this.previous.byKind) {
       const names: string[] = [];
       let removed = 0;
-      for (const keys of scopes.values()) {
+      for (const [scope, keys] of scopes) {
         removed += keys.size;
-        for (const value of keys.values()) {
+        for (const key of keys.keys()) {
           if (names.length >= REMOVED_NAMES_LISTED) break;
-          names.push(value.slice(OWN_HASH_LENGTH));
+          names.push(previousLabel(this.previous, kind, scope, key));
         }
       }
       if (removed === 0) continue;

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { hashAsRead, jsonChunks } from '@oaakit/core';
 import type { JsonObject } from '@oaakit/core';
-import { EntityHashWriter } from './entity-hashes.js';
+import { EntityHashWriter, previousLabel } from './entity-hashes.js';
 import type { PreviousHashes } from './entity-hashes.js';
 import { StateStore } from './state-store.js';
 import type { StoredState } from './stored-state.js';
@@ -51,8 +51,9 @@ async function commitPayload(digest: string, payload: JsonObject): Promise<void>
 function labels(hashes: PreviousHashes): Record<string, Record<string, string>> {
   const out: Record<string, Record<string, string>> = {};
   for (const [kind, scopes] of hashes.byKind)
-    for (const keys of scopes.values())
-      for (const [key, value] of keys) (out[kind] ??= {})[key.replace('\u0000', ':')] = value.slice(16);
+    for (const [scope, keys] of scopes)
+      for (const key of keys.keys())
+        (out[kind] ??= {})[key.replace('\u0000', ':')] = previousLabel(hashes, kind, scope, key);
   return out;
 }
 

@@ -1,21 +1,121 @@
-/** A local HTTP server that counts the bytes of each request body and answers like a push. */
-import { createServer, type Server } from 'node:http';
+/**
+ * A local HTTP server that counts the bytes of each request body and answers like the service for
+ * the calls a push makes: providers and data sources (list by name, create, get) kept in memory,
+ * `:push`, and `:parts` (start, upload, complete). Any other POST (the `npm run bench` harness posts
+ * to `/push`) is answered like a push. Nothing is parsed but the small bodies of creates and parts
+ * starts and completes, so the sink costs the pushing process nothing measurable.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export interface CountingSink {
   url: string;
   /** Bytes received in request bodies so far. */
   bytes(): number;
+  /** Calls that carried payload data or completed it: `push`, `parts:upload`, `parts:complete`. */
+  calls(): readonly string[];
   close(): Promise<void>;
+}
+
+interface Named {
+  id: string;
+  name: string;
+}
+
+const PROVIDERS = '/api/v1/providers/custom';
+/** Bodies parsed as JSON (creates, parts start and complete); anything larger is only counted. */
+const PARSED_BODY_LIMIT = 64 * 1024;
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+/** The quoted value of `name eq '...'` / `name eq "..."` in a list filter, if any. */
+function nameFilter(url: URL): string | undefined {
+  const match = /name eq (['"])(.*)\1/.exec(url.searchParams.get('filter') ?? '');
+  return match?.[2];
+}
+
+function list(items: Named[], url: URL): unknown {
+  const name = nameFilter(url);
+  const values = name === undefined ? items : items.filter((i) => i.name === name);
+  return { values, has_more: false };
 }
 
 export async function startCountingSink(): Promise<CountingSink> {
   let received = 0;
+  const calls: string[] = [];
+  const providers: (Named & Record<string, unknown>)[] = [];
+  const dataSources = new Map<string, Named[]>();
+
+  function answer(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): void {
+    const url = new URL(req.url ?? '/', 'http://sink');
+    const path = decodeURIComponent(url.pathname);
+    const parsed =
+      body === undefined ? undefined : (JSON.parse(body.toString('utf8')) as Record<string, unknown>);
+    if (!path.startsWith(PROVIDERS)) {
+      calls.push('push');
+      return send(res, 200, { warnings: [] });
+    }
+    const rest = path.slice(PROVIDERS.length).split('/').filter(Boolean);
+    const [providerId, sub, dataSourcePart] = rest;
+    if (providerId === undefined) {
+      if (req.method === 'GET') return send(res, 200, list(providers, url));
+      const provider = {
+        id: randomUUID(),
+        name: String(parsed?.name),
+        custom_template: parsed?.custom_template,
+        state: 'ENABLED',
+      };
+      providers.push(provider);
+      dataSources.set(provider.id, []);
+      return send(res, 200, { value: provider });
+    }
+    const provider = providers.find((p) => p.id === providerId);
+    const sources = dataSources.get(providerId);
+    if (provider === undefined || sources === undefined)
+      return send(res, 404, { message: 'no such provider' });
+    if (sub === undefined) return send(res, 200, { value: provider });
+    if (dataSourcePart === undefined) {
+      if (req.method === 'GET') return send(res, 200, list(sources, url));
+      const dataSource = { id: randomUUID(), name: String(parsed?.name) };
+      sources.push(dataSource);
+      return send(res, 200, { value: dataSource });
+    }
+    const [dataSourceId, action] = dataSourcePart.split(':');
+    if (!sources.some((d) => d.id === dataSourceId))
+      return send(res, 404, { message: 'no such data source' });
+    if (action === undefined) return send(res, 200, { value: sources.find((d) => d.id === dataSourceId) });
+    if (action === 'parts') {
+      if (parsed?.operation === 'start') return send(res, 200, { upload_id: randomUUID() });
+      if (parsed?.operation === 'complete') {
+        calls.push('parts:complete');
+        return send(res, 200, { warnings: [] });
+      }
+      calls.push('parts:upload');
+      return send(res, 200, {});
+    }
+    calls.push(action);
+    return send(res, 200, { warnings: [] });
+  }
+
   const server: Server = createServer((req, res) => {
-    req.on('data', (chunk: Buffer) => (received += chunk.length));
+    const small: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      size += chunk.length;
+      if (size <= PARSED_BODY_LIMIT) small.push(chunk);
+    });
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{"warnings":[]}');
+      const parse = req.method === 'POST' && size > 0 && size <= PARSED_BODY_LIMIT;
+      try {
+        answer(req, res, parse ? Buffer.concat(small) : undefined);
+      } catch (error) {
+        send(res, 400, { message: error instanceof Error ? error.message : String(error) });
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -23,6 +123,7 @@ export async function startCountingSink(): Promise<CountingSink> {
   return {
     url: `http://127.0.0.1:${port}/`,
     bytes: () => received,
+    calls: () => calls,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -41,6 +41,7 @@ export type { SecretSources } from './credentials/secrets.js';
 
 // State
 export { StateStore, type SnapshotWriter, type StateCommit } from './state/state-store.js';
+export type { PreviousHashes } from './state/entity-hashes.js';
 export { type StoredState } from './state/stored-state.js';
 export type { AcquireLockOptions, HeldLock, LockHolder } from './state/lock.js';
 export { writeFileAtomic } from './state/atomic-write.js';

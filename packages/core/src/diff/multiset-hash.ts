@@ -14,10 +14,13 @@ export class MultisetHash {
 
   /** Adds one 32-byte digest. */
   add(digest: Uint8Array): void {
-    const view = new DataView(digest.buffer, digest.byteOffset, digest.byteLength);
     let carry = 0;
     for (let lane = LANES - 1; lane >= 0; lane--) {
-      const total = (this.sum[lane] ?? 0) + view.getUint32(lane * 4) + carry;
+      const i = lane * 4;
+      // Big-endian, as DataView.getUint32 reads it; no view object per digest.
+      const word =
+        ((digest[i]! << 24) | (digest[i + 1]! << 16) | (digest[i + 2]! << 8) | digest[i + 3]!) >>> 0;
+      const total = (this.sum[lane] ?? 0) + word + carry;
       this.sum[lane] = total >>> 0;
       carry = total > 0xffffffff ? 1 : 0;
     }

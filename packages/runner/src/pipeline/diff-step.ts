@@ -1,55 +1,11 @@
-/** The diff against the last push, its summary, and the mass-deletion guard. */
-import { OaaError, diffPayloads, hasHeaderFields, identityKind } from '@oaakit/core';
-import type { EntityCounts, EntityKind, JsonObject, KindCounts, PayloadDiff, Template } from '@oaakit/core';
+/** The mass-deletion guard, judged on the diff against the last push (see `hash-diff.ts`). */
+import { OaaError, identityKind } from '@oaakit/core';
+import type { EntityCounts, Template } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import type { DiffSummary, GuardVerdict } from './run-types.js';
 
 /** Share of the last push's identities a run may remove by default. */
 export const DEFAULT_MAX_DELETION_SHARE = 0.2;
-
-/**
- * A first push: everything is added. Summarized from the entity counts, since diffing every entity
- * against nothing would build one diff item per entity only to count them.
- */
-function firstPush(template: Template, next: JsonObject, counts: EntityCounts): DiffSummary {
-  const byKind: Partial<Record<EntityKind, KindCounts>> = {};
-  let added = 0;
-  for (const [kind, n] of Object.entries(counts) as [EntityKind, number][]) {
-    if (n === 0) continue;
-    byKind[kind] = { added: n, removed: 0, changed: 0 };
-    added += n;
-  }
-  return {
-    firstPush: true,
-    headerChanged: hasHeaderFields(template, next),
-    byKind,
-    totals: { added, removed: 0, changed: 0 },
-  };
-}
-
-/**
- * Diffs `next` (holding `counts` entities) against the last pushed payload, or summarizes a first
- * push when there is none.
- */
-export function diffAgainst(
-  template: Template,
-  previous: JsonObject | undefined,
-  next: JsonObject,
-  counts: EntityCounts,
-): DiffSummary {
-  if (previous === undefined) return firstPush(template, next, counts);
-  const diff: PayloadDiff = diffPayloads(template, previous, next);
-  const byKind: Partial<Record<EntityKind, KindCounts>> = {};
-  for (const [kind, counts] of Object.entries(diff.counts) as [EntityKind, KindCounts][]) {
-    if (counts.added + counts.removed + counts.changed > 0) byKind[kind] = counts;
-  }
-  return {
-    firstPush: false,
-    headerChanged: diff.headerChanged,
-    byKind,
-    totals: diff.totals,
-  };
-}
 
 /** Judges the removals of `diff` against the identities of the last push; undefined on a first push. */
 export function judgeDeletions(options: {
@@ -66,10 +22,12 @@ export function judgeDeletions(options: {
   const share = previous === 0 ? 0 : removed / previous;
   const maxShare = options.maxShare ?? DEFAULT_MAX_DELETION_SHARE;
   const over = share > maxShare;
+  const names = options.diff.removedNames?.[kind];
   return {
     kind,
     previous,
     removed,
+    ...(names === undefined || removed === 0 ? {} : { removedNames: names }),
     share,
     maxShare,
     refused: over && !options.force,
@@ -86,6 +44,11 @@ export function guardRefusal(connectorId: string, verdict: GuardVerdict): OaaErr
       code: RUNNER_ERROR_CODES.DELETION_GUARD,
       details: { connectorId, ...verdict },
       hints: [
+        ...(verdict.removedNames === undefined
+          ? []
+          : [
+              `removed, among others: ${verdict.removedNames.slice(0, 10).join(', ')}${verdict.removed > 10 ? ', ...' : ''}`,
+            ]),
         'check the source: an empty or partial export often looks like a mass deletion',
         'if the removals are intended, run again with --force (force: true)',
         'or raise maxDeletionShare for this connector in the config file',

@@ -1,4 +1,7 @@
-/** Extract: the connector's config is checked, `extract` runs, and its result is materialized. */
+/**
+ * Extract: the connector's config is checked, `extract` runs, and its result is made ready for the
+ * run's one pass (`readyForStreaming`: large collections stay streamed) or materialized whole.
+ */
 import { OaaError } from '@oaakit/core';
 import type { Connector, ConnectorState, JsonObject } from '@oaakit/core';
 import type { Logger } from 'pino';
@@ -6,6 +9,7 @@ import { RUNNER_ERROR_CODES } from '../codes.js';
 import { formatViolations, schemaViolations } from '../config/issues.js';
 import { createConnectorContext } from './connector-context.js';
 import { materialize } from './materialize.js';
+import { readyForStreaming } from './stream-ready.js';
 import { extractProgress, throttle } from './progress.js';
 import type { Emit } from './progress.js';
 import { wrapCause } from './wrap-cause.js';
@@ -40,7 +44,8 @@ export function abortedRun(connectorId: string, cause?: unknown): OaaError {
   });
 }
 
-function extractFailed(connectorId: string, connector: Connector, cause: unknown): OaaError {
+/** The error of a connector whose `extract`, or a collection it returned, threw. */
+export function extractFailed(connectorId: string, connector: Connector, cause: unknown): OaaError {
   return wrapCause(cause, {
     code: RUNNER_ERROR_CODES.EXTRACT_FAILED,
     message: `connector "${connectorId}" (plugin ${connector.id} ${connector.version}) failed while extracting`,
@@ -49,8 +54,12 @@ function extractFailed(connectorId: string, connector: Connector, cause: unknown
   });
 }
 
-/** Runs `extract` and returns the materialized payload. */
+/**
+ * Runs `extract` and returns the payload: materialized when `whole`, else ready for streaming
+ * (what its streamed collections throw when read later is `EXTRACT_FAILED` too).
+ */
 export async function extractPayload(options: {
+  whole: boolean;
   connector: Connector;
   connectorId: string;
   config: unknown;
@@ -83,7 +92,15 @@ export async function extractPayload(options: {
   let payload: unknown;
   try {
     const result: unknown = await connector.extract(ctx);
-    payload = await materialize(result, { signal, onItem });
+    payload = options.whole
+      ? await materialize(result, { signal, onItem })
+      : await readyForStreaming(
+          connector.template,
+          result,
+          (error) =>
+            signal.aborted ? abortedRun(connectorId, error) : extractFailed(connectorId, connector, error),
+          { signal, onItem },
+        );
   } catch (error) {
     if (signal.aborted) throw abortedRun(connectorId, error);
     throw extractFailed(connectorId, connector, error);

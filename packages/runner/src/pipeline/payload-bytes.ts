@@ -1,9 +1,9 @@
-/** Serializing the payload once for the push while copying the gzip bytes into the snapshot, and `savePayload`. */
+/** Serializing the payload once for the push (or a dry run's pass), and `savePayload`. */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { createPayloadStream } from '@oaakit/core';
+import { createPayloadStream, jsonChunks } from '@oaakit/core';
 import type { Client, PushPayloadResult } from '@oaakit/client';
-import type { SnapshotWriter } from '../state/state-store.js';
+import type { EntityHashWriter } from '../state/entity-hashes.js';
 import { openAtomicFile } from '../state/atomic-write.js';
 import type { PushSettings } from './run-types.js';
 
@@ -13,20 +13,23 @@ export interface PushOutcome extends PushPayloadResult {
 }
 
 /**
- * Pushes `payload` (gzip, single or multipart as the client decides) and writes the same gzip bytes
- * to `snapshot`, so the payload is serialized and compressed once. `onBytes` gets live counts.
+ * Pushes `value` (gzip, single or multipart as the client decides), serialized and compressed
+ * once. `onBytes` gets live counts, and the push waits on `snapshot` when its writing lags.
+ * `atEnd` runs once every byte is serialized, before the client sees the end of the bytes: what
+ * it throws fails the push before the single request is sent or the multipart upload completed.
  */
-export async function pushWithSnapshot(options: {
+export async function pushOnce(options: {
   client: Client;
   providerId: string;
   dataSourceId: string;
-  payload: unknown;
-  snapshot: SnapshotWriter;
+  value: unknown;
+  snapshot: EntityHashWriter;
   settings: PushSettings;
   signal: AbortSignal;
   onBytes: (jsonBytes: number, compressedBytes: number) => void;
+  atEnd: () => void;
 }): Promise<PushOutcome> {
-  const { stream, counters } = createPayloadStream(options.payload, {
+  const { stream, counters } = createPayloadStream(options.value, {
     compression: 'gzip',
     encoding: 'binary',
     ...(options.settings.gzipLevel === undefined ? {} : { level: options.settings.gzipLevel }),
@@ -35,11 +38,12 @@ export async function pushWithSnapshot(options: {
   const snapshot = options.snapshot;
   async function* tee(): AsyncGenerator<Uint8Array> {
     for await (const chunk of stream as AsyncIterable<Uint8Array>) {
-      await snapshot.write(chunk);
+      await snapshot.ready();
       compressed += chunk.byteLength;
       options.onBytes(counters.jsonBytes, compressed);
       yield chunk;
     }
+    options.atEnd();
   }
   try {
     const result = await options.client.pushPayload({
@@ -55,6 +59,13 @@ export async function pushWithSnapshot(options: {
   } finally {
     stream.destroy();
   }
+}
+
+/** Reads `value` through the serializer to nowhere (a dry run's pass); the JSON bytes. */
+export async function readThrough(value: unknown): Promise<number> {
+  let bytes = 0;
+  for await (const chunk of jsonChunks(value)) bytes += chunk.byteLength;
+  return bytes;
 }
 
 /** Writes the payload to `path` atomically: gzip when the name ends in `.gz`, else JSON. */

@@ -1,28 +1,24 @@
 /**
- * One connector run: extract -> validate -> diff -> deletion guard -> skip when unchanged -> find or
- * create provider and data source -> push -> warnings -> commit the state. The state changes only
- * after a successful push (or a verified skip); any failure leaves it as it was.
+ * One connector run: extract -> find or create provider and data source -> one pass over the
+ * payload that validates, counts, digests, hashes, diffs and pushes it -> deletion guard and
+ * unchanged check before the push's last bytes -> warnings -> commit the state. Streamed
+ * collections are read once (see `readyForStreaming`). The state changes only after a successful
+ * push (or a verified skip); any failure leaves it as it was.
  */
-import { OaaError, countEntities, digest } from '@oaakit/core';
+import { OaaError } from '@oaakit/core';
+import type { JsonObject } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { silentLogger } from '../logger.js';
 import type { HeldLock } from '../state/lock.js';
 import type { StoredState } from '../state/stored-state.js';
 import { createConnectorState } from './connector-context.js';
-import { diffAgainst, guardRefusal, judgeDeletions } from './diff-step.js';
 import { abortedRun, extractPayload, parseConnectorConfig } from './extract-step.js';
-import { savePayloadFile } from './payload-bytes.js';
+import { readThrough, savePayloadFile } from './payload-bytes.js';
 import { pushAndCommit } from './push-step.js';
-import type { DiffSummary, RunConnectorOptions, RunResult } from './run-types.js';
+import type { RunConnectorOptions, RunResult } from './run-types.js';
 import { timing } from './run-scope.js';
-import type { ResultBase, RunScope } from './run-scope.js';
-import { serviceFailure } from './service-failure.js';
-import { targetsStillExist } from './target-step.js';
-import { validatePayload } from './validate-step.js';
-
-function noChange(): DiffSummary {
-  return { firstPush: false, headerChanged: false, byKind: {}, totals: { added: 0, removed: 0, changed: 0 } };
-}
+import type { RunScope } from './run-scope.js';
+import { asRunError, startPass } from './streamed-pass.js';
 
 /** The last push's state when it went to the same provider and data source with the same template. */
 function sameTarget(scope: RunScope, state: StoredState | undefined): StoredState | undefined {
@@ -41,22 +37,21 @@ function sameTarget(scope: RunScope, state: StoredState | undefined): StoredStat
   return undefined;
 }
 
-/** Everything up to the push decision: the result so far, the payload, the last push. */
-async function prepare(scope: RunScope, stored: StoredState | undefined) {
+/** Extracts the payload: ready for the streamed pass, or whole when it is to be saved too. */
+async function extract(scope: RunScope, stored: StoredState | undefined) {
   const { options, connectorId, emit, logger, signal } = scope;
   const { connector } = options;
-  const template = connector.template;
   const config = parseConnectorConfig(
     connector,
     options.config,
     options.configKeyPath ?? 'config',
     connectorId,
   );
-  const previous = sameTarget(scope, stored);
   const saved = createConnectorState(stored?.connectorState ?? {});
-
   emit({ phase: 'extract', kind: 'start' });
   const payload = await extractPayload({
+    // --save-payload reads the payload twice (the file, then the push): it is held whole.
+    whole: options.savePayload !== undefined && !options.dryRun,
     connector,
     connectorId,
     config,
@@ -68,41 +63,39 @@ async function prepare(scope: RunScope, stored: StoredState | undefined) {
     fetch: options.sourceFetch,
     baseDir: options.baseDir,
   });
-  const counts = countEntities(template, payload);
-  emit({ phase: 'extract', kind: 'end', counts });
+  emit({ phase: 'extract', kind: 'end' });
+  return { payload, connectorState: saved.values() };
+}
 
-  emit({ phase: 'validate', kind: 'start' });
-  const validationWarnings = validatePayload({ template, payload, connectorId, logger });
-  emit({ phase: 'validate', kind: 'end', counts, errors: 0, warnings: validationWarnings.length });
-
-  emit({ phase: 'diff', kind: 'start' });
-  const newDigest = digest(template, payload);
-  const unchanged = previous !== undefined && previous.digest === newDigest;
-  // Equal digests mean equal data, so the snapshot is read only when something changed.
-  const before =
-    previous === undefined || unchanged ? undefined : await options.state.readSnapshot(connectorId, previous);
-  const diff = unchanged ? noChange() : diffAgainst(template, before, payload, counts);
-  const guard = judgeDeletions({
-    template,
-    diff,
-    previousCounts: previous?.counts,
-    maxShare: options.maxDeletionShare,
-    force: options.force ?? false,
-  });
-  emit({ phase: 'diff', kind: 'end', diff });
-
-  const base: ResultBase = {
-    connectorId,
-    connector: { id: connector.id, version: connector.version },
-    template,
-    counts,
-    digest: newDigest,
-    diff,
-    guard,
-    warnings: [],
-    validationWarnings,
+/** A dry run: one pass that validates, hashes and diffs the payload (and saves it when asked), no push. */
+async function dryRun(
+  scope: RunScope,
+  payload: JsonObject,
+  previous: StoredState | undefined,
+): Promise<RunResult> {
+  const { options, connectorId, logger } = scope;
+  const previousHashes =
+    previous === undefined ? undefined : await options.state.readSnapshot(connectorId, previous);
+  const pass = startPass(scope, { payload, previous, previousHashes });
+  const save = options.savePayload;
+  let bytes: { json: number; compressed: number } | undefined;
+  try {
+    if (save !== undefined) bytes = await savePayloadFile(save, pass.value);
+    else await readThrough(pass.value);
+  } catch (error) {
+    throw asRunError(scope, error);
+  }
+  const { base } = pass.finish();
+  if (base.guard?.forced) logger.warn({ guard: base.guard }, 'deletion guard overridden by force');
+  if (save !== undefined) logger.info({ path: save }, 'payload saved');
+  return {
+    ...base,
+    ...(bytes === undefined ? {} : { bytes, savedPayload: save }),
+    provider: { name: options.provider },
+    dataSource: { name: options.dataSource },
+    status: 'dry-run',
+    ...timing(scope),
   };
-  return { base, payload, unchangedSince: unchanged ? previous : undefined, connectorState: saved.values() };
 }
 
 /**
@@ -154,50 +147,24 @@ export async function runConnector(options: RunConnectorOptions): Promise<RunRes
   }
 }
 
-/** Whether the last push's provider and data source still exist; service failures as `serviceFailure`. */
-async function stillThere(scope: RunScope, state: StoredState): Promise<boolean> {
-  try {
-    return await targetsStillExist(scope.options.client!, state, scope.signal);
-  } catch (error) {
-    scope.signal.throwIfAborted();
-    throw serviceFailure(scope, 'target', error);
-  }
-}
-
-/** Guard, save, dry-run, skip or push. */
+/** Extract, then a dry run's pass or the push. */
 async function decide(scope: RunScope, stored: StoredState | undefined): Promise<RunResult> {
   const { options, connectorId, logger } = scope;
-  const { base, payload, unchangedSince, connectorState } = await prepare(scope, stored);
-  if (base.guard?.refused && !options.dryRun) throw guardRefusal(connectorId, base.guard);
-  if (base.guard?.forced) logger.warn({ guard: base.guard }, 'deletion guard overridden by force');
+  const previous = sameTarget(scope, stored);
+  const { payload, connectorState } = await extract(scope, stored);
+  if (options.dryRun) return dryRun(scope, payload, previous);
+  let saved: { path: string; bytes: { json: number; compressed: number } } | undefined;
   if (options.savePayload !== undefined) {
-    base.bytes = await savePayloadFile(options.savePayload, payload);
-    base.savedPayload = options.savePayload;
+    saved = { path: options.savePayload, bytes: await savePayloadFile(options.savePayload, payload) };
     logger.info({ path: options.savePayload }, 'payload saved');
   }
-  const names = { provider: { name: options.provider }, dataSource: { name: options.dataSource } };
-  if (options.dryRun) return { ...base, ...names, status: 'dry-run', ...timing(scope) };
-
-  if (unchangedSince !== undefined && (await stillThere(scope, unchangedSince))) {
-    const result: RunResult = {
-      ...base,
-      status: 'skipped',
-      skipped: 'unchanged',
-      provider: { ...unchangedSince.provider, created: false },
-      dataSource: { ...unchangedSince.dataSource, created: false },
-      ...timing(scope),
-    };
-    const state: StoredState = {
-      ...unchangedSince,
-      plugin: result.connector,
-      updatedAt: result.finishedAt,
-      connectorState,
-    };
-    await options.state.commit(connectorId, { state, report: result });
-    logger.info('nothing changed since the last push; skipped');
-    return result;
-  }
-  if (unchangedSince !== undefined)
-    logger.warn('the provider or data source of the last push is gone from the service; pushing again');
-  return pushAndCommit(scope, { payload, base, connectorState });
+  const previousHashes =
+    previous === undefined ? undefined : await options.state.readSnapshot(connectorId, previous);
+  return pushAndCommit(scope, {
+    payload,
+    previous,
+    previousHashes,
+    connectorState,
+    ...(saved === undefined ? {} : { saved }),
+  });
 }

@@ -38,6 +38,11 @@ export interface DiffSummary {
   headerChanged: boolean;
   byKind: Partial<Record<EntityKind, KindCounts>>;
   totals: KindCounts;
+  /**
+   * Names (else keys) of the entities removed since the last push, per kind: at most 100 per kind
+   * (the counts are in `byKind`). Absent when nothing was removed.
+   */
+  removedNames?: Partial<Record<EntityKind, string[]>>;
 }
 
 /** The deletion guard's verdict. */
@@ -48,6 +53,8 @@ export interface GuardVerdict {
   previous: number;
   /** Identities this run would remove. */
   removed: number;
+  /** Names of the identities it would remove (at most 100; see `DiffSummary.removedNames`). */
+  removedNames?: string[];
   /** removed / previous (0 when previous is 0). */
   share: number;
   /** The largest share allowed. */

@@ -3,6 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { hashAsRead, jsonChunks } from '@oaakit/core';
+import type { JsonObject } from '@oaakit/core';
+import { EntityHashWriter, previousLabel } from './entity-hashes.js';
+import type { PreviousHashes } from './entity-hashes.js';
 import { StateStore } from './state-store.js';
 import type { StoredState } from './stored-state.js';
 
@@ -33,27 +37,82 @@ function state(digest: string, snapshot: string): StoredState {
   };
 }
 
-async function commitPayload(digest: string, payload: unknown): Promise<void> {
+/** Commits a push of `payload` with its entity-hash snapshot, written as a run writes it. */
+async function commitPayload(digest: string, payload: JsonObject): Promise<void> {
   const snapshot = await store.openSnapshot('hr', digest);
-  await snapshot.write(gzipSync(JSON.stringify(payload)));
+  const writer = new EntityHashWriter(snapshot, 'hris');
+  const hashed = hashAsRead('hris', payload, (e) => writer.add(e));
+  for await (const chunk of jsonChunks(hashed.value)) void chunk;
+  await writer.finish(hashed.header);
   await store.commit('hr', { state: state(digest, snapshot.name), report: { status: 'pushed' }, snapshot });
+}
+
+/** kind -> key -> label, of the hashes read back. */
+function labels(hashes: PreviousHashes): Record<string, Record<string, string>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const [kind, scopes] of hashes.byKind)
+    for (const [scope, keys] of scopes)
+      for (const key of keys.keys())
+        (out[kind] ??= {})[key.replace('\u0000', ':')] = previousLabel(hashes, kind, scope, key);
+  return out;
 }
 
 describe('StateStore', () => {
   it('reads back what a commit wrote, and keeps only the current snapshot', async () => {
     expect(await store.read('hr')).toBeUndefined();
-    await commitPayload('aa11', { employees: [{ id: '1' }] });
-    await commitPayload('bb22', { employees: [{ id: '2' }] });
+    await commitPayload('aa11', { employees: [{ id: '1', name: 'Ann' }] });
+    await commitPayload('bb22', { employees: [{ id: '2', name: 'Bo' }] });
     const read = await store.read('hr');
     expect(read).toMatchObject({ digest: 'bb22', connectorState: { cursor: 'abc' } });
-    expect(await store.readSnapshot('hr', read!)).toEqual({ employees: [{ id: '2' }] });
+    const hashes = await store.readSnapshot('hr', read!);
+    expect(labels(hashes)).toEqual({ employees: { 'id:2': 'Bo' } });
     expect(await store.readReport('hr')).toEqual({ status: 'pushed' });
     expect((await readdir(store.dirOf('hr'))).sort()).toEqual([
       'last-run.json',
-      'snapshot-bb22.json.gz',
+      'snapshot-bb22.hashes.gz',
       'state.json',
     ]);
     expect(await store.list()).toEqual(['hr']);
+  });
+
+  it('reads a snapshot of an earlier version (the gzip payload) as the same hashes', async () => {
+    const payload = {
+      employees: [{ id: '7', name: 'Cy', email: 'cy@example.com' }],
+      groups: [{ id: 'g', name: 'G' }],
+    };
+    await commitPayload('cc33', payload);
+    const current = await store.readSnapshot('hr', (await store.read('hr'))!);
+    await writeFile(join(store.dirOf('hr'), 'snapshot-dd44.json.gz'), gzipSync(JSON.stringify(payload)));
+    const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.json.gz'));
+    expect(old).toEqual(current);
+    expect(labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
+  });
+
+  it('reads back a snapshot of many entities, hashed before and during the read', async () => {
+    // Lists are hashed when the pass starts, so lines are written before the first byte is read.
+    const employees = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), name: `E${i}` }));
+    await commitPayload('ff66', { employees, groups: new Set([{ id: 'g', name: 'G' }]) });
+    const hashes = await store.readSnapshot('hr', (await store.read('hr'))!);
+    const read = labels(hashes);
+    expect(Object.keys(read.employees ?? {})).toHaveLength(20_000);
+    expect(read.employees?.['id:19999']).toBe('E19999');
+    expect(read.groups).toEqual({ 'id:g': 'G' });
+  });
+
+  it('names a snapshot it cannot read', async () => {
+    await commitPayload('ee55', {});
+    const dir = store.dirOf('hr');
+    await writeFile(join(dir, 'snapshot-ee55.hashes.gz'), gzipSync('{"format":"other"}\n'));
+    await expect(store.readSnapshot('hr', state('ee55', 'snapshot-ee55.hashes.gz'))).rejects.toMatchObject({
+      code: 'STATE_CORRUPT',
+      message: expect.stringContaining('snapshot-ee55.hashes.gz') as unknown,
+    });
+    // Cut short: no header hash at its end.
+    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v1"}\n'));
+    await expect(store.readSnapshot('hr', state('ee56', 'snapshot-ee56.hashes.gz'))).rejects.toMatchObject({
+      code: 'STATE_CORRUPT',
+      message: expect.stringContaining('ends before its last line') as unknown,
+    });
   });
 
   it('leaves nothing behind for a snapshot that is discarded', async () => {

@@ -1,29 +1,28 @@
 /**
  * The state directory: one subdirectory per connector entry, holding `state.json` (ids, digest,
- * counts, the connector's saved values), the gzip snapshot of the last pushed payload (for diffs),
+ * counts, the connector's saved values), the snapshot of the last push (one hash per entity, for
+ * diffs; see `entity-hashes.ts`),
  * `last-run.json` (the last successful run's report) and `lock`. Every write is atomic; nothing
  * changes unless a run commits.
  */
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip } from 'node:zlib';
 import { OaaError } from '@oaakit/core';
-import type { JsonObject } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { TEMP_MARKER, openAtomicFile, writeFileAtomic } from './atomic-write.js';
+import { ENTITY_HASHES_SUFFIX, readEntityHashes } from './entity-hashes.js';
+import type { PreviousHashes } from './entity-hashes.js';
 import type { AtomicFileWriter } from './atomic-write.js';
 import { acquireLock } from './lock.js';
 import type { AcquireLockOptions, HeldLock } from './lock.js';
 import { STATE_FORMAT_VERSION, storedStateSchema } from './stored-state.js';
 import type { StoredState } from './stored-state.js';
 
-const gunzipAsync = promisify(gunzip);
-
 const STATE_FILE = 'state.json';
 const REPORT_FILE = 'last-run.json';
 const LOCK_FILE = 'lock';
-const SNAPSHOT = /^snapshot-[0-9a-f]+\.json\.gz$/;
+/** Snapshots: entity hashes, or (written by earlier versions) the gzip payload. */
+const SNAPSHOT = /^snapshot-[0-9a-f]+\.(?:hashes|json)\.gz$/;
 
 /** A snapshot being written; it becomes visible only through a `commit` naming it. */
 export interface SnapshotWriter extends AtomicFileWriter {
@@ -112,12 +111,14 @@ export class StateStore {
     return parsed.data;
   }
 
-  /** The payload of the last push, from its snapshot. */
-  async readSnapshot(connectorId: string, state: StoredState): Promise<JsonObject> {
+  /**
+   * The entity hashes of the last push, from its snapshot; a snapshot of an earlier version (the
+   * gzip payload) is hashed as it is read.
+   */
+  async readSnapshot(connectorId: string, state: StoredState): Promise<PreviousHashes> {
     const path = join(this.dirOf(connectorId), state.snapshot);
     try {
-      const bytes = await gunzipAsync(await readFile(path));
-      return JSON.parse(bytes.toString('utf8')) as JsonObject;
+      return await readEntityHashes(path, state.template);
     } catch (cause) {
       throw corrupt(path, (cause as Error).message, cause);
     }
@@ -143,11 +144,14 @@ export class StateStore {
     });
   }
 
-  /** Starts writing the snapshot of a payload with this digest (gzip JSON bytes). */
-  async openSnapshot(connectorId: string, digest: string): Promise<SnapshotWriter> {
+  /**
+   * Starts writing a snapshot (entity hashes, see `EntityHashWriter`) named by `id` (hex). It is
+   * written to a temporary file beside its name until `commit` moves it into place.
+   */
+  async openSnapshot(connectorId: string, id: string): Promise<SnapshotWriter> {
     const dir = this.dirOf(connectorId);
     await mkdir(dir, { recursive: true });
-    const name = `snapshot-${digest.slice(0, 32)}.json.gz`;
+    const name = `snapshot-${id.slice(0, 32)}${ENTITY_HASHES_SUFFIX}`;
     const writer = await openAtomicFile(join(dir, name));
     return Object.assign(writer, { name });
   }

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { Template } from '../schemas/templates.js';
+import { jsonChunks } from '../serialize/json-chunks.js';
+import { fixture } from '../test-support/fixtures.js';
+import { countEntities } from './entity-counts.js';
+import { digest } from './digest.js';
+import { hashAsRead, type EntityHash } from './hash-as-read.js';
+import type { JsonObject } from './json.js';
+
+async function readAll(value: unknown): Promise<string> {
+  let text = '';
+  for await (const chunk of jsonChunks(value)) text += chunk.toString('utf8');
+  return text;
+}
+
+const users = [
+  { name: 'Alice', identities: ['alice@example.com'], tags: [{ key: 'env', value: 'prod' }] },
+  { name: 'bob', identities: ['bob@example.com'] },
+];
+
+function payload(local: Iterable<unknown> | AsyncIterable<unknown> | unknown[]): JsonObject {
+  return {
+    applications: [
+      {
+        name: 'app1',
+        application_type: 'crm',
+        local_users: local,
+        resources: [
+          { name: 'repo', resource_type: 'repo', sub_resources: [{ name: 'main', resource_type: 'branch' }] },
+        ],
+      },
+    ],
+    permissions: [{ name: 'read', permission_type: ['DataRead'] }],
+  };
+}
+
+describe('hashAsRead', () => {
+  it.each<[Template, string]>([
+    ['application', 'application'],
+    ['identity_provider', 'identity-provider'],
+    ['hris', 'hris'],
+  ])('gives the digest of %s payloads, the counts, and serializes the same JSON', async (template, name) => {
+    const p = fixture(name as 'application');
+    const seen: EntityHash[] = [];
+    const hashed = hashAsRead(template, p, (e) => seen.push(e));
+    // Lists are in memory: hashed at once, and serialized as they are.
+    expect(hashed.complete).toBe(true);
+    expect(await readAll(hashed.value)).toBe(await readAll(p));
+    expect(hashed.complete).toBe(true);
+    expect(hashed.digest()).toBe(digest(template, p));
+    expect(hashed.counts).toEqual(countEntities(template, p));
+    expect(seen.length).toBe(Object.values(hashed.counts).reduce((a, b) => a + (b ?? 0), 0));
+  });
+
+  it('reads a one-shot generator once and hashes it like the list it yields', async () => {
+    let reads = 0;
+    function* once() {
+      reads++;
+      yield* users;
+    }
+    const seen: EntityHash[] = [];
+    const hashed = hashAsRead('application', payload(once()), (e) => seen.push(e));
+    const text = await readAll(hashed.value);
+    expect(reads).toBe(1);
+    expect(JSON.parse(text)).toEqual(payload(users));
+    expect(hashed.digest()).toBe(digest('application', payload(users)));
+    const alice = seen.find((e) => e.kind === 'local_users' && e.label === 'Alice');
+    expect(alice).toMatchObject({ key: 'name\u0000alice' });
+    expect(alice?.scope).toContain('app1');
+    expect(seen.filter((e) => e.kind === 'resources').map((e) => e.label)).toEqual(['repo', 'main']);
+    const [repo, main] = seen.filter((e) => e.kind === 'resources');
+    expect(main!.scope).not.toBe(repo!.scope);
+  });
+
+  it('hashes async collections and gives the same own hash to the same data', async () => {
+    async function* pages() {
+      for (const user of users) yield await Promise.resolve(user);
+    }
+    const a: EntityHash[] = [];
+    const b: EntityHash[] = [];
+    const first = hashAsRead('application', payload(pages()), (e) => a.push(e));
+    await readAll(first.value);
+    const second = hashAsRead(
+      'application',
+      payload([users[1], { ...users[0], identities: ['a@x.com'] }]),
+      (e) => b.push(e),
+    );
+    await readAll(second.value);
+    const own = (list: EntityHash[], n: string) => list.find((e) => e.label === n)?.own;
+    expect(own(a, 'bob')).toBe(own(b, 'bob'));
+    expect(own(a, 'Alice')).not.toBe(own(b, 'Alice'));
+    // An application's own hash does not change with its users.
+    expect(own(a, 'app1')).toBe(own(b, 'app1'));
+    expect(first.digest()).not.toBe(second.digest());
+  });
+
+  it('hashes streamed collections nested in entities of lists (sub-resources)', async () => {
+    const tree = (subs: unknown) => ({
+      applications: [
+        {
+          name: 'app1',
+          application_type: 'crm',
+          resources: [{ name: 'repo', resource_type: 'repo', sub_resources: subs }],
+        },
+      ],
+    });
+    const branches = [{ name: 'main', resource_type: 'branch' }];
+    const lazy = tree(new Set(branches));
+    const hashed = hashAsRead('application', lazy, () => undefined);
+    expect(hashed.complete).toBe(false);
+    expect(JSON.parse(await readAll(hashed.value))).toEqual(tree(branches));
+    expect(hashed.digest()).toBe(digest('application', tree(branches)));
+    expect(hashed.counts).toMatchObject({ resources: 2 });
+  });
+
+  it('refuses the digest before the end, and a second read', async () => {
+    const hashed = hashAsRead('application', payload(new Set(users)), () => undefined);
+    expect(() => hashed.digest()).toThrow(/not been read to its end/);
+    await readAll(hashed.value);
+    await expect(readAll(hashed.value)).rejects.toThrow(/read twice/);
+  });
+});

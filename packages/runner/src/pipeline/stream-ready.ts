@@ -1,0 +1,144 @@
+/**
+ * What `extract` returned, made ready for the one streamed pass of a run: an application payload's
+ * local users and `identity_to_permissions` (the collections that grow with the source) stay as
+ * the connector gave them, to be read once by the pass that validates, hashes and pushes them;
+ * everything else is materialized (`materialize`), because validation reads it before the push.
+ * Other templates, whose validation reads everything before the push, are materialized whole.
+ */
+import type { Template } from '@oaakit/core';
+import { materialize } from './materialize.js';
+import type { MaterializeOptions } from './materialize.js';
+
+type Container = Record<string | number, unknown>;
+
+function isRecord(x: unknown): x is Container {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function isIterable(x: object): x is Iterable<unknown> {
+  return !Array.isArray(x) && typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function';
+}
+
+function isAsyncIterable(x: object): x is AsyncIterable<unknown> {
+  return typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
+}
+
+/**
+ * `value` with every synchronous iterable inside it read into an array, in place. Frozen objects
+ * (shared, as the builders' grants are) are left as they are.
+ */
+function plainSync(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const inner: unknown = value[i];
+      if (inner === null || typeof inner !== 'object') continue;
+      const plain = plainSync(inner);
+      if (plain !== inner && !Object.isFrozen(value)) value[i] = plain;
+    }
+    return value;
+  }
+  if (value instanceof Date) return value;
+  if (isIterable(value)) return Array.from(value, plainSync);
+  if (Object.isFrozen(value)) return value;
+  const container = value as Container;
+  for (const key in container) {
+    const inner = container[key];
+    if (inner === null || typeof inner !== 'object') continue;
+    const plain = plainSync(inner);
+    if (plain !== inner) container[key] = plain;
+  }
+  return container;
+}
+
+/** Turns what a streamed source threw into the run's error (`EXTRACT_FAILED`). */
+export type SourceFailure = (error: unknown) => unknown;
+
+/**
+ * A streamed collection whose items are made plain (`plainSync`) as they are read; what the
+ * source throws becomes `fail(error)`.
+ */
+class PlainItems implements Iterable<unknown> {
+  constructor(
+    private readonly source: Iterable<unknown>,
+    private readonly fail: SourceFailure,
+  ) {}
+  *[Symbol.iterator](): Iterator<unknown> {
+    const it = this.source[Symbol.iterator]();
+    try {
+      for (let r = it.next(); r.done !== true; r = it.next()) yield plainSync(r.value);
+    } catch (error) {
+      throw this.fail(error);
+    } finally {
+      it.return?.();
+    }
+  }
+}
+
+/** `PlainItems` for an async source. */
+class PlainItemsAsync implements AsyncIterable<unknown> {
+  constructor(
+    private readonly source: AsyncIterable<unknown>,
+    private readonly fail: SourceFailure,
+  ) {}
+  async *[Symbol.asyncIterator](): AsyncIterator<unknown> {
+    const it = this.source[Symbol.asyncIterator]();
+    try {
+      for (let r = await it.next(); r.done !== true; r = await it.next()) yield plainSync(r.value);
+    } catch (error) {
+      throw this.fail(error);
+    } finally {
+      await it.return?.();
+    }
+  }
+}
+
+/** A collection kept streamed: as is when it is a list, else read through `PlainItems`. */
+function keepStreamed(value: unknown, fail: SourceFailure): unknown {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return plainSync(value);
+  if (isAsyncIterable(value)) return new PlainItemsAsync(value, fail);
+  if (isIterable(value)) return new PlainItems(value, fail);
+  return value;
+}
+
+/** Reads `source` (a list, an iterable or an async iterable) into an array, items left as they are. */
+async function shallowList(source: unknown): Promise<unknown> {
+  if (source === null || typeof source !== 'object' || Array.isArray(source)) return source;
+  if (!isIterable(source) && !isAsyncIterable(source)) return source;
+  const out: unknown[] = [];
+  for await (const item of source as AsyncIterable<unknown>) out.push(item);
+  return out;
+}
+
+/**
+ * `value` ready for the streamed pass (see the file comment). Items of a kept collection are
+ * made plain as they are read: a `Set` of groups inside a user becomes a list.
+ */
+export async function readyForStreaming(
+  template: Template,
+  value: unknown,
+  fail: SourceFailure,
+  options: MaterializeOptions = {},
+): Promise<unknown> {
+  if (template !== 'application' || !isRecord(value) || isIterable(value) || isAsyncIterable(value))
+    return materialize(value, options);
+  for (const key of Object.keys(value)) {
+    if (key === 'identity_to_permissions') value[key] = keepStreamed(value[key], fail);
+    else if (key !== 'applications') value[key] = await materialize(value[key], options);
+  }
+  const apps = await shallowList(value.applications);
+  value.applications = apps;
+  if (!Array.isArray(apps)) return value;
+  for (let a = 0; a < apps.length; a++) {
+    const app: unknown = apps[a];
+    if (!isRecord(app)) {
+      apps[a] = await materialize(app, options);
+      continue;
+    }
+    for (const key of Object.keys(app)) {
+      if (key === 'local_users') app[key] = keepStreamed(app[key], fail);
+      else app[key] = await materialize(app[key], options);
+    }
+  }
+  return value;
+}

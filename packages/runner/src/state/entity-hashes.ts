@@ -1,0 +1,215 @@
+/**
+ * The snapshot of a push for the next run's diff: one hash per entity, not the payload. A gzip
+ * text file of lines: first `{"format":"oaakit.entity-hashes.v1","template":...}`; then, written
+ * while the push is serialized, `S<TAB>scope` the first time a scope (the entity an entity sits in)
+ * appears, numbered from 0 in order, and per entity
+ * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`; last `H<TAB>header hash`. A key or label holding a tab, a line
+ * break, a quote or a backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
+ * read by hashing that payload.
+ */
+import { once } from 'node:events';
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
+import { createGunzip, createGzip, gunzip } from 'node:zlib';
+import { ENTITY_KINDS, hashAsRead, jsonChunks } from '@oaakit/core';
+import type { EntityHash, EntityKind, JsonObject, Template } from '@oaakit/core';
+import type { AtomicFileWriter } from './atomic-write.js';
+
+const gunzipAsync = promisify(gunzip);
+
+/** Format tag of the first line. */
+export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v1';
+/** File name suffix of entity-hash snapshots; `.json.gz` names a snapshot of an earlier version. */
+export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
+/** Lines are batched into writes of about this many characters. */
+const BATCH_CHARS = 256 * 1024;
+
+/**
+ * The entities of the last push, held while a run reads the new payload: per entity a key and a
+ * number, about 100 bytes (bench-app-200,000, 460,000 entities: 45 MB).
+ */
+export interface PreviousHashes {
+  /** Hash of the last push's header (top-level fields that are not entity collections). */
+  header: string;
+  /** Kind -> scope -> key -> own hash (see `ownNumber`). */
+  byKind: Map<EntityKind, Map<string, Map<string, number>>>;
+  /** Labels that are not the key's value as it reads (a name with capitals), by `labelKey`. */
+  labels: Map<string, string>;
+}
+
+/** Hex digits of an own hash. */
+export const OWN_HASH_LENGTH = 16;
+
+/** An own hash (16 hex digits) as a number: its first 52 bits, exact in a double. */
+export function ownNumber(own: string): number {
+  return parseInt(own.slice(0, 13), 16);
+}
+
+/** The key of an entity's label in `PreviousHashes.labels`. */
+export function labelKey(kind: EntityKind, scope: string, key: string): string {
+  return `${kind}\u0002${scope}\u0002${key}`;
+}
+
+/** What a key reads as: the value after the key field's name (`name\0bob` -> `bob`), or the key. */
+function keyValue(key: string): string {
+  const at = key.indexOf('\u0000');
+  return at < 0 ? key : key.slice(at + 1);
+}
+
+/** The label of an entity of the last push: its name as written, else its key's value. */
+export function previousLabel(
+  previous: PreviousHashes,
+  kind: EntityKind,
+  scope: string,
+  key: string,
+): string {
+  return previous.labels.get(labelKey(kind, scope, key)) ?? keyValue(key);
+}
+
+/** A flat copy of `text`, which does not keep alive the line it was cut from. */
+function own(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8');
+}
+
+function store(
+  into: PreviousHashes,
+  kind: EntityKind,
+  scope: string,
+  key: string,
+  hash: string,
+  label: string,
+): void {
+  let scopes = into.byKind.get(kind);
+  if (scopes === undefined) into.byKind.set(kind, (scopes = new Map<string, Map<string, number>>()));
+  let keys = scopes.get(scope);
+  if (keys === undefined) scopes.set(scope, (keys = new Map<string, number>()));
+  const k = own(key);
+  keys.set(k, ownNumber(hash));
+  if (label !== keyValue(key)) into.labels.set(labelKey(kind, scope, k), own(label));
+}
+
+const NEEDS_QUOTES = /[\t\n\r"\\]/;
+
+function field(text: string): string {
+  return NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text;
+}
+
+function unfield(text: string): string {
+  return text.startsWith('"') ? (JSON.parse(text) as string) : text;
+}
+
+/**
+ * Writes a snapshot while the push is serialized: `add` is synchronous (it is called as each
+ * entity is read); `ready()` resolves when gzip has caught up, so the push can wait on it.
+ */
+export class EntityHashWriter {
+  private readonly gzip = createGzip({ level: 1, chunkSize: 256 * 1024 });
+  private readonly done: Promise<void>;
+  private batch = '';
+  private readonly scopes = new Map<string, number>();
+
+  constructor(file: AtomicFileWriter, template: Template) {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, callback) {
+        file.write(chunk).then(() => callback(), callback);
+      },
+    });
+    this.done = pipeline(this.gzip, sink);
+    this.done.catch(() => undefined); // surfaces through finish()
+    this.batch = `${JSON.stringify({ format: ENTITY_HASHES_FORMAT, template })}\n`;
+  }
+
+  add(entity: EntityHash): void {
+    let scope = this.scopes.get(entity.scope);
+    if (scope === undefined) {
+      scope = this.scopes.size;
+      this.scopes.set(entity.scope, scope);
+      this.batch += `S\t${JSON.stringify(entity.scope)}\n`;
+    }
+    const kind = ENTITY_KINDS.indexOf(entity.kind);
+    this.batch += `${kind}\t${scope}\t${entity.own}\t${field(entity.key)}\t${field(entity.label)}\n`;
+    if (this.batch.length >= BATCH_CHARS) this.flush();
+  }
+
+  private flush(): void {
+    if (this.batch === '') return;
+    this.gzip.write(this.batch);
+    this.batch = '';
+  }
+
+  /** Resolves once gzip has room again. */
+  async ready(): Promise<void> {
+    if (this.gzip.writableNeedDrain) await once(this.gzip, 'drain');
+  }
+
+  /**
+   * Writes the rest, ending with the payload's `header` hash, and waits until every byte is in the
+   * file (which the caller then commits).
+   */
+  async finish(header: string): Promise<void> {
+    this.batch += `H\t${header}\n`;
+    this.flush();
+    this.gzip.end();
+    await this.done;
+  }
+
+  /** Stops writing; the caller discards the file. */
+  abort(): void {
+    this.gzip.destroy();
+  }
+}
+
+async function readHashLines(path: string): Promise<PreviousHashes> {
+  const lines = createInterface({ input: createReadStream(path).pipe(createGunzip()), crlfDelay: Infinity });
+  let previous: PreviousHashes | undefined;
+  let header: string | undefined;
+  const scopes: string[] = [];
+  for await (const line of lines) {
+    if (line === '') continue;
+    if (previous === undefined) {
+      const head = JSON.parse(line) as { format?: unknown };
+      if (head.format !== ENTITY_HASHES_FORMAT) throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+      previous = { header: '', byKind: new Map(), labels: new Map() };
+      continue;
+    }
+    if (line.startsWith('H\t')) {
+      header = line.slice(2);
+      continue;
+    }
+    if (line.startsWith('S\t')) {
+      scopes.push(JSON.parse(line.slice(2)) as string);
+      continue;
+    }
+    const [kind, scope, hash, key, label] = line.split('\t');
+    const kindName = ENTITY_KINDS[Number(kind)];
+    const scopeName = scopes[Number(scope)];
+    if (kindName === undefined || scopeName === undefined || hash?.length !== OWN_HASH_LENGTH)
+      throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
+    store(previous, kindName, scopeName, unfield(key ?? ''), hash, unfield(label ?? ''));
+  }
+  if (previous === undefined) throw new Error('the file is empty');
+  if (header === undefined) throw new Error('the file ends before its last line (no header hash)');
+  previous.header = header;
+  return previous;
+}
+
+/** The hashes of a payload snapshot written by an earlier version (the gzip JSON payload). */
+async function hashPayloadFile(path: string, template: Template): Promise<PreviousHashes> {
+  const payload = JSON.parse((await gunzipAsync(await readFile(path))).toString('utf8')) as JsonObject;
+  const previous: PreviousHashes = { header: '', byKind: new Map(), labels: new Map() };
+  const hashed = hashAsRead(template, payload, (e) =>
+    store(previous, e.kind, e.scope, e.key, e.own, e.label),
+  );
+  for await (const chunk of jsonChunks(hashed.value)) void chunk;
+  previous.header = hashed.header;
+  return previous;
+}
+
+/** Reads a snapshot of either format; throws with the reason when it cannot. */
+export async function readEntityHashes(path: string, template: Template): Promise<PreviousHashes> {
+  return path.endsWith(ENTITY_HASHES_SUFFIX) ? readHashLines(path) : hashPayloadFile(path, template);
+}

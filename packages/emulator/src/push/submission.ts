@@ -14,14 +14,29 @@ export function hasSubmission(db: Db, dataSourceId: string): boolean {
   return rangesOf(db, dataSourceId) !== undefined;
 }
 
-/** The stored payload's JSON text, or undefined without a submission. */
-export function storedPayloadText(db: Db, dataSourceId: string): string | undefined {
+/**
+ * The stored payload's JSON text, undefined without a submission, or 'too large' past `maxBytes`
+ * of JSON (the inflation stops there).
+ */
+export function storedPayloadText(
+  db: Db,
+  dataSourceId: string,
+  maxBytes: number,
+): { text: string } | 'too large' | undefined {
   const row = db
     .prepare<[string], { payload_gzip: Buffer }>(
       'SELECT payload_gzip FROM submissions WHERE data_source_id = ?',
     )
     .get(dataSourceId);
-  return row === undefined ? undefined : gunzipSync(row.payload_gzip).toString('utf8');
+  if (row === undefined) return undefined;
+  let json: Buffer;
+  try {
+    json = gunzipSync(row.payload_gzip, { maxOutputLength: maxBytes });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return 'too large';
+    throw err;
+  }
+  return { text: json.toString('utf8') };
 }
 
 export interface ReplaceInput {
@@ -33,6 +48,8 @@ export interface ReplaceInput {
   payloadBytes: number;
   payloadGzip: Buffer;
   pushedAt: string;
+  /** Runs after the graph is written, before the submission row: may throw to roll back. */
+  afterIngest?: (() => void) | undefined;
 }
 
 /** Payloads below this size never rebuild the node-id index. */
@@ -59,6 +76,7 @@ export function replaceSubmission(db: Db, input: ReplaceInput): IngestResult {
   if (old) deleteRanges(db, old, { keepTags: true });
   const w = new GraphWriter(db, input.dataSourceId, input.providerId);
   const result = ingestPayload(w, input.template, input.payload);
+  input.afterIngest?.();
   const r = w.ranges();
   if (bulk) db.exec(CREATE_NODE_ID_INDEX);
   db.prepare(

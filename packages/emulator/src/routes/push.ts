@@ -3,10 +3,11 @@ import { normalizeCompression, pushRequestSchema } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, badField } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { decodeBase64, gunzipPayload, utf8Text } from '../push/decode.js';
+import { decodeBase64, gunzipPayload, textPieces } from '../push/decode.js';
 import { pieces } from '../push/inflate.js';
 import { oneAtATime } from '../push/payload-gate.js';
 import { processPayload, recordFailure, type PayloadInput } from '../push/process-payload.js';
+import { readPayload } from '../push/read-payload.js';
 import type { PushAnswer, PushTarget } from '../push/target.js';
 
 /** Checks that the body's ids name the data source of the path. */
@@ -35,7 +36,11 @@ export async function decodePayload(
   }
 }
 
-/** Handles a push: its payload is decoded and processed when no other payload is. */
+/**
+ * Handles a push: its payload is decoded and processed when no other payload is. The JSON is read
+ * as a stream (gunzipped piece by piece, see `read-payload.ts`); the request body itself (at most
+ * the body limit, 100 MB) was parsed by the framework.
+ */
 export async function handlePush(
   ctx: EmulatorContext,
   target: PushTarget,
@@ -43,13 +48,17 @@ export async function handlePush(
 ): Promise<PushAnswer> {
   const body = parseBody(pushRequestSchema, rawBody);
   checkBodyIds(target, body);
+  const template = target.provider.custom_template;
   return oneAtATime(ctx, async () => {
     const input = await decodePayload(ctx, target, async () => {
-      if (normalizeCompression(body.compression_type) === 'NONE')
-        return { text: body.json_data, field: 'json_data' };
+      if (normalizeCompression(body.compression_type) === 'NONE') {
+        const read = await readPayload(textPieces(body.json_data), { template, field: 'json_data' });
+        return { read, field: 'json_data' };
+      }
       const gz = decodeBase64(body.json_data, 'json_data');
-      const json = await gunzipPayload(pieces(gz), gz.length, 'json_data');
-      return { text: utf8Text(json, 'json_data'), gzip: gz, field: 'json_data' };
+      const json = gunzipPayload(pieces(gz), gz.length, 'json_data');
+      const read = await readPayload(json, { template, field: 'json_data', gzip: () => gz });
+      return { read, field: 'json_data' };
     });
     return processPayload(ctx, target, input);
   });

@@ -36,6 +36,13 @@ export async function decodePayload(
   }
 }
 
+/** The held text, no longer held. */
+function take(held: { text: string }): string {
+  const text = held.text;
+  held.text = '';
+  return text;
+}
+
 /**
  * Handles a push: its payload is decoded and processed when no other payload is. The JSON is read
  * as a stream (gunzipped piece by piece, see `read-payload.ts`); the request body itself (at most
@@ -46,16 +53,19 @@ export async function handlePush(
   target: PushTarget,
   rawBody: unknown,
 ): Promise<PushAnswer> {
-  const body = parseBody(pushRequestSchema, rawBody);
+  const { json_data: jsonData, ...body } = parseBody(pushRequestSchema, rawBody);
   checkBodyIds(target, body);
   const template = target.provider.custom_template;
+  // The request's copy of json_data (up to 100 MB) is let go as soon as it is decoded.
+  const held = { text: jsonData };
+  if (rawBody !== null && typeof rawBody === 'object') (rawBody as { json_data?: unknown }).json_data = '';
   return oneAtATime(ctx, async () => {
     const input = await decodePayload(ctx, target, async () => {
       if (normalizeCompression(body.compression_type) === 'NONE') {
-        const read = await readPayload(textPieces(body.json_data), { template, field: 'json_data' });
+        const read = await readPayload(textPieces(take(held)), { template, field: 'json_data' });
         return { read, field: 'json_data' };
       }
-      const gz = decodeBase64(body.json_data, 'json_data');
+      const gz = decodeBase64(take(held), 'json_data');
       const json = gunzipPayload(pieces(gz), gz.length, 'json_data');
       const read = await readPayload(json, { template, field: 'json_data', gzip: () => gz });
       return { read, field: 'json_data' };

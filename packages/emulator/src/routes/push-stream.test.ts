@@ -91,6 +91,29 @@ describe('streaming ingest', () => {
     expect(after.edges.filter((e: { kind: string }) => e.kind === 'HAS_ROLE')).toHaveLength(USERS);
   });
 
+  it('reads json_data as the body arrives: escaped base64 lines, and plain JSON with \\u escapes', async () => {
+    const { t, graph } = await withGraph();
+    const payload = bigPayload(2000);
+    const b64 = gzipSync(JSON.stringify(payload)).toString('base64');
+    const wrapped = b64.replace(/(.{76})/g, '$1\\n').replaceAll('/', '\\/');
+    const raw = `{"json_data":"${wrapped}","compression_type":"GZIP","id":"${t.providerId}","data_source_id":"${t.dataSourceId}"}`;
+    expect((await h().call('POST', `${t.base}:push`, undefined, { raw })).status).toBe(200);
+    const users = (await graph()).nodes.filter((n: { type: string }) => n.type === 'OAA.acme.User');
+    expect(users).toHaveLength(2000);
+
+    const app = (payload.applications as Record<string, unknown>[])[0]!;
+    (app.local_users as Record<string, unknown>[])[0]!.name = 'zoë 😀';
+    (payload.identity_to_permissions as Record<string, unknown>[])[0]!.identity = 'zoë 😀';
+    const ids = { id: t.providerId, data_source_id: t.dataSourceId };
+    const escaped = JSON.stringify({ ...ids, json_data: JSON.stringify(payload) }).replace(
+      /[^\x20-\x7e]/g,
+      (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+    expect((await h().call('POST', `${t.base}:push`, undefined, { raw: escaped })).status).toBe(200);
+    const names = (await graph()).nodes.map((n: { name: string }) => n.name);
+    expect(names).toContain('zoë 😀');
+  });
+
   it('refuses a body cut short (the JSON ends after a user) and keeps the graph', async () => {
     const { t, graph, before } = await withGraph();
     const text = JSON.stringify(bigPayload());

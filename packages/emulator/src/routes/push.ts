@@ -1,10 +1,15 @@
 /** `POST .../datasources/{data_source_id}:push`: a JSON payload, plain or gzip + base64. */
+import { pipeline, type Readable } from 'node:stream';
 import { normalizeCompression, pushRequestSchema } from '@oaakit/core';
+import type { FastifyRequest } from 'fastify';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, badField } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
+import { splitAction } from '../http/split-action.js';
 import { decodeBase64, gunzipPayload, textPieces } from '../push/decode.js';
 import { pieces } from '../push/inflate.js';
+import { gzipBytesOf, type JsonData } from '../push/json-data-sink.js';
+import { PushBodyStream, type Diverted } from '../push/push-body.js';
 import { oneAtATime } from '../push/payload-gate.js';
 import { processPayload, recordFailure, type PayloadInput } from '../push/process-payload.js';
 import { readPayload } from '../push/read-payload.js';
@@ -36,11 +41,42 @@ export async function decodePayload(
   }
 }
 
-/** The held text, no longer held. */
-function take(held: { text: string }): string {
-  const text = held.text;
-  held.text = '';
-  return text;
+const diverted = new WeakMap<FastifyRequest, Diverted>();
+
+/**
+ * The `preParsing` hook of the data source actions: a `:push` body goes through a
+ * `PushBodyStream`, which takes `json_data` out as it arrives (see `push-body.ts`).
+ */
+export function divertJsonData(req: FastifyRequest, payload: Readable): Promise<Readable> {
+  const { ds } = req.params as { ds?: string };
+  if (ds === undefined || splitAction(ds).action !== 'push') return Promise.resolve(payload);
+  const stream = new PushBodyStream((d) => diverted.set(req, d));
+  pipeline(payload, stream, () => undefined);
+  return Promise.resolve(stream);
+}
+
+/** The json_data taken out of `req`'s body, if any. */
+export function divertedJsonData(req: FastifyRequest): Diverted | undefined {
+  return diverted.get(req);
+}
+
+/**
+ * The payload's bytes: those taken out of the body as it arrived (`taken`), else the body's
+ * json_data string (a body the stream did not recognise, e.g. a key written with escapes), decoded
+ * now. Throws 400 naming json_data as the decoding did before.
+ */
+function payloadBytes(
+  taken: JsonData | undefined,
+  text: string,
+  compression: 'NONE' | 'GZIP',
+): { plain: Iterable<Buffer> } | { gzip: Buffer } {
+  if (compression === 'NONE') {
+    if (taken === undefined) return { plain: textPieces(text) };
+    if (taken.kind !== 'plain')
+      throw badField('json_data', 'is not valid JSON: it does not start with "{" (the populated template)');
+    return { plain: pieces(taken.bytes) };
+  }
+  return { gzip: taken === undefined ? decodeBase64(text, 'json_data') : gzipBytesOf(taken) };
 }
 
 /**
@@ -52,23 +88,29 @@ export async function handlePush(
   ctx: EmulatorContext,
   target: PushTarget,
   rawBody: unknown,
+  taken?: Diverted,
 ): Promise<PushAnswer> {
   const { json_data: jsonData, ...body } = parseBody(pushRequestSchema, rawBody);
   checkBodyIds(target, body);
   const template = target.provider.custom_template;
-  // The request's copy of json_data (up to 100 MB) is let go as soon as it is decoded.
-  const held = { text: jsonData };
+  const compression = normalizeCompression(body.compression_type) === 'NONE' ? 'NONE' : 'GZIP';
+  const data = taken?.token === jsonData ? taken.data : undefined;
+  // The body's json_data (a token, or a string of up to 100 MB) is not needed past the decoding.
+  const held = { text: data === undefined ? jsonData : '' };
   if (rawBody !== null && typeof rawBody === 'object') (rawBody as { json_data?: unknown }).json_data = '';
   return oneAtATime(ctx, async () => {
     const input = await decodePayload(ctx, target, async () => {
-      if (normalizeCompression(body.compression_type) === 'NONE') {
-        const read = await readPayload(textPieces(take(held)), { template, field: 'json_data' });
-        return { read, field: 'json_data' };
-      }
-      const gz = decodeBase64(take(held), 'json_data');
+      const text = held.text;
+      held.text = '';
+      const bytes = payloadBytes(data, text, compression);
+      if ('plain' in bytes)
+        return { read: await readPayload(bytes.plain, { template, field: 'json_data' }), field: 'json_data' };
+      const gz = bytes.gzip;
       const json = gunzipPayload(pieces(gz), gz.length, 'json_data');
-      const read = await readPayload(json, { template, field: 'json_data', gzip: () => gz });
-      return { read, field: 'json_data' };
+      return {
+        read: await readPayload(json, { template, field: 'json_data', gzip: () => gz }),
+        field: 'json_data',
+      };
     });
     return processPayload(ctx, target, input);
   });

@@ -115,7 +115,11 @@ function applyStored(
     );
   }
   try {
-    return applyIncremental(target.provider.custom_template, JSON.parse(stored.text) as JsonObject, incremental);
+    return applyIncremental(
+      target.provider.custom_template,
+      JSON.parse(stored.text) as JsonObject,
+      incremental,
+    );
   } catch (err) {
     if (err instanceof ValidationError) throw invalidArgument(capViolations(err.violations, 'json_data'));
     throw err;

@@ -60,7 +60,7 @@ export interface ScanResult {
   bytes: number;
 }
 
-/** The spool file: written while scanning, read back by `SpoolCollection`s, removed by `close`. */
+/** The spool file (in the OS temporary directory): written while scanning, read back by `SpoolCollection`s. */
 export class SpoolFile {
   readonly fd: number;
   private readonly dir: string;
@@ -71,6 +71,12 @@ export class SpoolFile {
   constructor() {
     this.dir = mkdtempSync(join(tmpdir(), 'oaa-ingest-'));
     this.fd = openSync(join(this.dir, 'spool'), 'w+');
+    // Removed at once where an open file can be (Linux, macOS): nothing is left if the process dies.
+    try {
+      rmSync(this.dir, { recursive: true, force: true });
+    } catch {
+      // Windows: removed by close().
+    }
   }
 
   /** Offset the next byte appended will have. */

@@ -9,7 +9,7 @@ import { PushBodyStream, type Diverted } from './push-body.js';
 
 async function through(pieces: Buffer[]): Promise<{ body: unknown; diverted: Diverted | undefined }> {
   let diverted: Diverted | undefined;
-  const stream = new PushBodyStream((d) => (diverted = d));
+  const stream = new PushBodyStream((d) => (diverted = d), 100 * 1024 * 1024);
   const out: Buffer[] = [];
   Readable.from(pieces).pipe(stream);
   for await (const b of stream) out.push(b as Buffer);

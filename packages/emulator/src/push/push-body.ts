@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Transform, type TransformCallback } from 'node:stream';
+import { errorCodes } from 'fastify';
 import { JsonDataSink, type JsonData } from './json-data-sink.js';
 
 const QUOTE = 0x22;
@@ -50,13 +51,25 @@ export class PushBodyStream extends Transform {
   /** What stands in the body for the json_data string that just ended. */
   private replacement = '';
 
-  /** `onDiverted` receives each json_data string taken out (the last one counts, as in JSON.parse). */
-  constructor(private readonly onDiverted: (diverted: Diverted) => void) {
+  /**
+   * `onDiverted` receives each json_data string taken out (the last one counts, as in JSON.parse).
+   * `bodyLimit` is checked here too: the framework checks it only when bytes come out, and a
+   * json_data string sent without a Content-Length lets none out until it ends.
+   */
+  constructor(
+    private readonly onDiverted: (diverted: Diverted) => void,
+    private readonly bodyLimit: number,
+  ) {
     super();
   }
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     this.receivedEncodedLength += chunk.length;
+    if (this.receivedEncodedLength > this.bodyLimit) {
+      this.sink = undefined;
+      done(new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE());
+      return;
+    }
     try {
       this.push(this.scan(chunk));
       done();

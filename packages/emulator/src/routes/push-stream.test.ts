@@ -173,3 +173,38 @@ describe('streaming ingest', () => {
     expect(await graph()).toEqual(before);
   });
 });
+
+describe('streaming ingest: body limit without a Content-Length', () => {
+  const LIMIT = 64 * 1024;
+  const h = useEmulator({ bodyLimit: LIMIT });
+
+  it('refuses a chunked body whose json_data runs past the limit, naming json_data', async () => {
+    const t = await h().target('application');
+    const head = `{"id":"${t.providerId}","data_source_id":"${t.dataSourceId}","compression_type":"GZIP","json_data":"`;
+    const piece = new TextEncoder().encode('A'.repeat(16 * 1024));
+    let sent = 0;
+    // A body sent in pieces with no Content-Length: base64 text four times the limit, then the
+    // client waits without ending it. The emulator must answer without waiting for the end.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(head));
+      },
+      pull(controller) {
+        if (sent++ < 16) controller.enqueue(piece);
+        else return new Promise<void>(() => undefined);
+        return undefined;
+      },
+    });
+    const res = await fetch(`${h().emu.url}${t.base}:push`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h().emu.adminKey}`, 'content-type': 'application/json' },
+      body,
+      duplex: 'half',
+    });
+    const answer = (await res.json()) as { code: string; details: unknown };
+    expect(res.status).toBe(400);
+    expect(answer.code).toBe('InvalidArgument');
+    expect(JSON.stringify(answer.details)).toContain(`the request body exceeds the limit of ${LIMIT} bytes`);
+    expect(JSON.stringify(answer.details)).toContain('json_data');
+  });
+});

@@ -50,7 +50,7 @@ const diverted = new WeakMap<FastifyRequest, Diverted>();
 export function divertJsonData(req: FastifyRequest, payload: Readable): Promise<Readable> {
   const { ds } = req.params as { ds?: string };
   if (ds === undefined || splitAction(ds).action !== 'push') return Promise.resolve(payload);
-  const stream = new PushBodyStream((d) => diverted.set(req, d));
+  const stream = new PushBodyStream((d) => diverted.set(req, d), req.routeOptions.bodyLimit);
   pipeline(payload, stream, () => undefined);
   return Promise.resolve(stream);
 }

@@ -7,10 +7,13 @@
  * collection is read back as an iterable that parses it in batches of entities (`SpoolCollection`).
  *
  * Why a hand-written scanner and not `@streamparser/json` or `stream-json` (DESIGN.md prefers
- * them): measured on this machine on bench-app-100000 (39 MB of JSON), picking the users and grants
- * out of it took `@streamparser/json` 0.93 s (42 MB/s) and `stream-json` 2.68 s (14.5 MB/s), parsing
- * only; `JSON.parse` of the whole text took 0.29 s (133 MB/s). The ingest target is 50 MB/s of JSON
- * end to end (parse, validate and write the graph), which neither library leaves room for. This
+ * them): measured on this machine on bench-app-1000000 (395 MB of JSON read from a file, one process
+ * each, same minute, load average about 9), picking the 2,010,000 users and grants out of it took
+ * `@streamparser/json` 0.0.22 13.1 s (30 MB/s, peak RSS 437 MB) and `stream-json` 1.9 28.6 s
+ * (13.8 MB/s, 470 MB), parsing only; `JSON.parse` of the whole text took 5.6 s (71 MB/s, 1.44 GB);
+ * this scanner with its spool and batched `JSON.parse` took 3.4 s (115 MB/s, 263 MB), every entity
+ * parsed. (On bench-app-100000: 42, 14.5, 133 MB/s.) The ingest target is 50 MB/s of JSON end to
+ * end (parse, validate and write the graph), which neither library leaves room for. This
  * scanner only finds where strings and brackets are (it skips strings with `indexOf`) and leaves
  * every value to `JSON.parse`, so the engine's parser still decides what is valid JSON: every byte
  * of the payload ends up in exactly one `JSON.parse`d text (the skeleton, or one batch of a spooled

@@ -77,7 +77,7 @@ function grant(
 export function writeGrants(
   w: GraphWriter,
   apps: ReadonlyMap<string, AppScope>,
-  entries: readonly IdentityToPermissions[],
+  entries: Iterable<IdentityToPermissions>,
   warnings: string[],
 ): void {
   for (const entry of entries) {

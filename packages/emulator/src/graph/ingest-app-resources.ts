@@ -42,7 +42,7 @@ export function writeResources(
       properties: entityProperties(r, SKIP),
       tags: r.tags,
     });
-    owned.push([rid, r.owners]);
+    if (r.owners?.length) owned.push([rid, r.owners]);
     for (const c of r.connections ?? [])
       w.edge(rid, undefined, 'CONNECTED_TO', { ref: `${c.node_type}:${c.id}` });
     const entry: ResourceEntry = { rid, type: fold(r.resource_type), subs: [] };

@@ -155,7 +155,8 @@ function writeApplication(
       tags: u.tags,
     });
     app.users.add(u, userRid);
-    owned.push([userRid, u.owners]);
+    // Only users with owners: a million entries of nothing would be held to the end of the app.
+    if (u.owners?.length) owned.push([userRid, u.owners]);
     for (const groupName of u.groups ?? []) {
       const group = app.groups.get(groupName);
       if (group === undefined)

@@ -40,6 +40,8 @@ export interface PayloadTag {
 }
 
 const EDGE_BATCH = 64;
+/** Nodes are batched like edges: one statement per 64 rows. */
+const NODE_BATCH = 64;
 
 function maxRid(db: Db, table: string): number {
   return db.prepare<[], { m: number | null }>(`SELECT max(rid) AS m FROM ${table}`).get()?.m ?? 0;
@@ -47,6 +49,9 @@ function maxRid(db: Db, table: string): number {
 
 export class GraphWriter {
   private readonly insertNode: Statement;
+  private readonly insertNodes: Statement;
+  /** Parameters of nodes not yet written (row ids are assigned here, so nothing reads them first). */
+  private nodeBatch: unknown[] = [];
   private readonly insertEdge: Statement;
   private readonly insertEdges: Statement;
   /** Parameters of edges not yet written: edges go in batches, which costs a third less. */
@@ -71,6 +76,9 @@ export class GraphWriter {
     this.scope = `${providerId}/${dataSourceId}`;
     this.insertNode = db.prepare(
       'INSERT INTO nodes (rid, id, data_source_id, type, name, parent, properties) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.insertNodes = db.prepare(
+      `INSERT INTO nodes (rid, id, data_source_id, type, name, parent, properties) VALUES ${Array<string>(NODE_BATCH).fill('(?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
     );
     this.insertEdge = db.prepare(
       'INSERT INTO edges (rid, src, dst, kind, scope, ref, props) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -97,7 +105,7 @@ export class GraphWriter {
   }): number {
     const rid = this.nextNode++;
     const id = nodeId(this.scope, options.kind, options.key);
-    this.insertNode.run(
+    this.nodeBatch.push(
       rid,
       id,
       this.dataSourceId,
@@ -106,6 +114,10 @@ export class GraphWriter {
       options.parent ?? null,
       JSON.stringify(options.properties),
     );
+    if (this.nodeBatch.length === NODE_BATCH * 7) {
+      this.insertNodes.run(this.nodeBatch);
+      this.nodeBatch = [];
+    }
     this.typeCounts.set(options.type, (this.typeCounts.get(options.type) ?? 0) + 1);
     if (options.tags) for (const t of options.tags) this.insertTag.run(id, t.key, t.value ?? '');
     return rid;
@@ -128,8 +140,10 @@ export class GraphWriter {
     }
   }
 
-  /** Writes the edges still batched. Call once after the last edge. */
+  /** Writes the nodes and edges still batched. Call once after the last edge. */
   flush(): void {
+    for (let i = 0; i < this.nodeBatch.length; i += 7) this.insertNode.run(this.nodeBatch.slice(i, i + 7));
+    this.nodeBatch = [];
     for (let i = 0; i < this.edgeBatch.length; i += 7) this.insertEdge.run(this.edgeBatch.slice(i, i + 7));
     this.edgeBatch = [];
   }

@@ -1,8 +1,7 @@
-/** Decoding of pushed bytes: base64, gzip, UTF-8 and JSON, each failure naming the request field. */
-import { isUtf8 } from 'node:buffer';
+/** Decoding of pushed bytes: base64 and gzip, each failure naming the request field (JSON: `read-payload.ts`). */
 import { badField } from '../errors.js';
 import { inflate } from './inflate.js';
-import { jsonInflateLimit, MAX_INFLATE_RATIO, MAX_PAYLOAD_BYTES, MIN_INFLATE_ALLOWANCE } from './limits.js';
+import { jsonInflateLimit, MAX_INFLATE_RATIO, MIN_INFLATE_ALLOWANCE } from './limits.js';
 
 const BASE64 = /^[A-Za-z0-9+/\-_\s]*={0,2}\s*$/;
 
@@ -20,42 +19,30 @@ export function isGzip(buf: Uint8Array): boolean {
 }
 
 /**
- * Gunzips a JSON payload of `compressedBytes` arriving in `pieces`, or throws 400 naming `field`.
- * It inflates as a stream and stops at `jsonInflateLimit`: a payload that compresses far better than
- * real ones do (a gzip bomb) is refused after a bounded amount of work.
+ * Gunzips a JSON payload of `compressedBytes` arriving in `pieces`, as a stream of pieces, or
+ * throws 400 naming `field`. It stops at `jsonInflateLimit`: a payload that compresses far better
+ * than real ones do (a gzip bomb) is refused after a bounded amount of work.
  */
-export async function gunzipPayload(
+export function gunzipPayload(
   pieces: Iterable<Uint8Array> | AsyncIterable<Uint8Array>,
   compressedBytes: number,
   field: string,
-): Promise<Buffer> {
+): AsyncGenerator<Buffer> {
   const limit = jsonInflateLimit(compressedBytes);
-  const tooLarge =
-    limit === MAX_PAYLOAD_BYTES
-      ? `decompresses to more than ${MAX_PAYLOAD_BYTES} bytes, the most the emulator can parse`
-      : `decompresses to more than ${limit} bytes: to refuse gzip bombs the emulator lets gzip data inflate to ${MAX_INFLATE_RATIO} times its compressed size (at least ${MIN_INFLATE_ALLOWANCE} bytes); send a payload that compresses this well uncompressed (compression_type NONE on :push, plain JSON chunks on :parts)`;
-  const out: Buffer[] = [];
-  for await (const piece of inflate(pieces, { field, limit, tooLarge })) out.push(piece);
-  return Buffer.concat(out);
+  const tooLarge = `decompresses to more than ${limit} bytes: to refuse gzip bombs the emulator lets gzip data inflate to ${MAX_INFLATE_RATIO} times its compressed size (at least ${MIN_INFLATE_ALLOWANCE} bytes); send a payload that compresses this well uncompressed (compression_type NONE on :push, plain JSON chunks on :parts)`;
+  return inflate(pieces, { field, limit, tooLarge });
 }
 
-/** The UTF-8 text of `buf`, or 400 naming `field`. */
-export function utf8Text(buf: Buffer, field: string): string {
-  if (buf.length > MAX_PAYLOAD_BYTES)
-    throw badField(field, `is larger than ${MAX_PAYLOAD_BYTES} bytes, the most the emulator can parse`);
-  if (!isUtf8(buf)) throw badField(field, 'is not valid UTF-8');
-  return buf.toString('utf8');
-}
+/** Largest piece of a JSON string handed to the reader at once, in UTF-16 units. */
+const TEXT_PIECE = 512 * 1024;
 
-/** Parses JSON text that must hold an object, or throws 400 naming `field`. */
-export function parseJsonObject(text: string, field: string): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw badField(field, `is not valid JSON: ${(err as Error).message}`);
+/** The UTF-8 bytes of `text` in pieces, never cutting a surrogate pair. */
+export function* textPieces(text: string): Generator<Buffer> {
+  for (let at = 0; at < text.length;) {
+    let end = Math.min(text.length, at + TEXT_PIECE);
+    const last = text.charCodeAt(end - 1);
+    if (end < text.length && last >= 0xd800 && last <= 0xdbff) end--;
+    yield Buffer.from(text.slice(at, end), 'utf8');
+    at = end;
   }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw badField(field, 'must hold a JSON object (the populated template)');
-  return value as Record<string, unknown>;
 }

@@ -34,7 +34,8 @@ export async function* inflate(
 ): AsyncGenerator<Buffer> {
   const gunzip = createGunzip({ chunkSize: PIECE_BYTES });
   // Errors of the source and of zlib both surface in the loop below, which reads from `gunzip`.
-  pipeline(Readable.from(source), gunzip, () => undefined);
+  // One source piece read ahead at most: multipart chunks are up to 100 MB each.
+  pipeline(Readable.from(source, { highWaterMark: 1 }), gunzip, () => undefined);
   let size = 0;
   try {
     for await (const piece of gunzip as AsyncIterable<Buffer>) {

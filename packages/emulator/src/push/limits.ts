@@ -6,9 +6,9 @@
 import { constants as bufferConstants } from 'node:buffer';
 
 /**
- * Largest decoded JSON payload the emulator can parse: one JavaScript string (about 512 MB on
- * 64-bit V8). The service has no such limit; payloads beyond it need a streaming parser the
- * emulator lacks.
+ * Largest stored payload an incremental payload can be applied to: one JavaScript string (about
+ * 512 MB on 64-bit V8), since `applyIncremental` works on the stored payload in memory. Full
+ * payloads are read as a stream and have no such limit.
  */
 export const MAX_PAYLOAD_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
@@ -32,10 +32,10 @@ export const MAX_CSV_RECORD_BYTES = 1024 * 1024;
 
 /**
  * The most a gzip JSON payload of `compressedBytes` may inflate to: `MAX_INFLATE_RATIO` times its
- * size, at least `MIN_INFLATE_ALLOWANCE`, never more than `MAX_PAYLOAD_BYTES`.
+ * size, at least `MIN_INFLATE_ALLOWANCE`. The payload is read as a stream, so no string limit applies.
  */
 export function jsonInflateLimit(compressedBytes: number): number {
-  return Math.min(MAX_PAYLOAD_BYTES, Math.max(MIN_INFLATE_ALLOWANCE, MAX_INFLATE_RATIO * compressedBytes));
+  return Math.max(MIN_INFLATE_ALLOWANCE, MAX_INFLATE_RATIO * compressedBytes);
 }
 
 /**

@@ -1,7 +1,12 @@
 /**
- * What every push path ends in (JSON push, CSV push, multipart `complete`): parse, apply an
- * incremental payload to the stored one, validate with `@oaakit/core`, then replace the data
- * source's submission, set its status and record the OAA_PUSH event, all in one transaction.
+ * What every push path ends in (JSON push, CSV push, multipart `complete`): validate with
+ * `@oaakit/core`, apply an incremental payload to the stored one, then replace the data source's
+ * submission, set its status and record the OAA_PUSH event, all in one transaction.
+ *
+ * A full application payload is validated as the ingest reads it (`check-as-read.ts`): its local
+ * users and grants come from the spool one batch at a time, are checked, and written into the
+ * transaction, which is rolled back when a violation turns up later in the stream. Other templates
+ * and incremental payloads are read into memory and validated whole before anything is written.
  */
 import { promisify } from 'node:util';
 import { gzip as gzipCb } from 'node:zlib';
@@ -18,8 +23,10 @@ import type { Db } from '../db/schema.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
 import { mergeProviderTypes } from '../store/providers.js';
-import { parseJsonObject } from './decode.js';
 import { lastLoginLookup } from '../last-login/lookup.js';
+import { checkAsRead } from './check-as-read.js';
+import { MAX_PAYLOAD_BYTES } from './limits.js';
+import { materialize, type ReadPayload } from './read-payload.js';
 import { recordPushEvent, recordPushFailure } from './push-events.js';
 import { resourceDepthViolation } from './resource-depth.js';
 import { replaceSubmission, storedPayloadText } from './submission.js';
@@ -31,10 +38,8 @@ const gzip = promisify(gzipCb);
 export const MAX_REPORTED = 1000;
 
 export interface PayloadInput {
-  /** The payload's JSON text. `processPayload` clears it once parsed, so it can be collected early. */
-  text: string;
-  /** The same payload gzip-compressed, when the caller has it already (a GZIP push). */
-  gzip?: Buffer | undefined;
+  /** The payload as read from its bytes; `processPayload` closes it. */
+  read: ReadPayload;
   /** The request field that carried the payload, blamed for parse problems. */
   field: string;
   /** Rewrites validation errors and warnings (a CSV push points them at CSV lines). */
@@ -89,7 +94,45 @@ function validateOrThrow(
   const { errors, warnings } = validate(template, payload, { knownIdentity: lookup.known });
   const map = input.mapViolation ?? ((v: Violation) => v);
   if (errors.length > 0) throw invalidArgument(capViolations(errors.map(map), input.field));
-  const out = warnings.map(map);
+  return warningsOf(warnings, lookup, input);
+}
+
+function applyStored(
+  ctx: EmulatorContext,
+  target: PushTarget,
+  incremental: Record<string, unknown>,
+): Record<string, unknown> {
+  const stored = storedPayloadText(ctx.db, target.dataSource.id, MAX_PAYLOAD_BYTES);
+  if (stored === 'too large') {
+    throw badField(
+      'incremental_change',
+      `the stored payload is larger than ${MAX_PAYLOAD_BYTES} bytes of JSON, the most an incremental payload can be applied to (it is applied in memory): push the full payload`,
+    );
+  }
+  if (stored === undefined) {
+    throw badField(
+      'incremental_change',
+      'an incremental payload is not allowed as the first push to a data source: push the full payload first',
+    );
+  }
+  try {
+    return applyIncremental(
+      target.provider.custom_template,
+      JSON.parse(stored.text) as JsonObject,
+      incremental,
+    );
+  } catch (err) {
+    if (err instanceof ValidationError) throw invalidArgument(capViolations(err.violations, 'json_data'));
+    throw err;
+  }
+}
+
+function warningsOf(
+  warnings: readonly Violation[],
+  lookup: ReturnType<typeof identityLookup>,
+  input: PayloadInput,
+): Violation[] {
+  const out = warnings.map(input.mapViolation ?? ((v: Violation) => v));
   const more = lookup.uncounted();
   if (more > 0)
     out.push({
@@ -99,24 +142,27 @@ function validateOrThrow(
   return out;
 }
 
-function applyStored(
-  ctx: EmulatorContext,
-  target: PushTarget,
-  incremental: Record<string, unknown>,
-): Record<string, unknown> {
-  const stored = storedPayloadText(ctx.db, target.dataSource.id);
-  if (stored === undefined) {
-    throw badField(
-      'incremental_change',
-      'an incremental payload is not allowed as the first push to a data source: push the full payload first',
-    );
-  }
-  try {
-    return applyIncremental(target.provider.custom_template, JSON.parse(stored) as JsonObject, incremental);
-  } catch (err) {
-    if (err instanceof ValidationError) throw invalidArgument(capViolations(err.violations, 'json_data'));
-    throw err;
-  }
+/** A full application payload: checked as the ingest reads it, inside the transaction. */
+function startAsRead(ctx: EmulatorContext, payload: Record<string, unknown>, input: PayloadInput) {
+  const tooDeep = resourceDepthViolation(payload);
+  if (tooDeep) throw invalidArgument([tooDeep]);
+  const lookup = identityLookup(ctx.db);
+  const checked = checkAsRead(payload, lookup.known);
+  const map = input.mapViolation ?? ((v: Violation) => v);
+  if (checked.errors.length > 0) throw invalidArgument(capViolations(checked.errors.map(map), input.field));
+  return {
+    value: checked.value,
+    /**
+     * Call after the ingest, inside the transaction: throws (rolling it back) or answers the
+     * warnings. Core's ValidationError, thrown here or while the ingest reads, becomes a 400 by
+     * `rejected`.
+     */
+    finish: (): Violation[] => warningsOf(checked.finish(), lookup, input),
+    rejected: (err: unknown): unknown =>
+      err instanceof ValidationError
+        ? invalidArgument(capViolations(err.violations.map(map), input.field))
+        : err,
+  };
 }
 
 /** Processes one pushed payload for `target`; answers its warnings or throws 400. */
@@ -126,48 +172,59 @@ export async function processPayload(
   input: PayloadInput,
 ): Promise<PushAnswer> {
   const template = target.provider.custom_template;
-  // Compress for storage on the thread pool while the main thread parses and validates.
-  const stored = input.gzip ? Promise.resolve(input.gzip) : gzip(input.text, { level: 1 });
-  stored.catch(() => undefined);
-  const payloadBytes = input.text.length;
+  const { read } = input;
   try {
-    let payload = parseJsonObject(input.text, input.field);
-    // The text of a big payload is hundreds of megabytes that nothing needs any more.
-    input.text = '';
-    let warnings: Violation[];
+    let payload = read.payload;
+    let warnings: Violation[] = [];
+    let asRead: ReturnType<typeof startAsRead> | undefined;
     let payloadGzip: Buffer;
     const incremental = payload.incremental_change === true && template !== 'hris';
     if (incremental) {
+      // Incremental payloads are applied to the stored payload in memory (see the README).
+      payload = materialize(payload);
       validateOrThrow(template, payload, ctx.db, input);
       payload = applyStored(ctx, target, payload);
       warnings = validateOrThrow(template, payload, ctx.db, input);
       payloadGzip = await gzip(JSON.stringify(payload), { level: 1 });
+    } else if (template === 'application') {
+      asRead = startAsRead(ctx, payload, input);
+      payload = asRead.value;
+      payloadGzip = await read.storedGzip();
     } else {
-      warnings = validateOrThrow(template, payload, ctx.db, input);
-      payloadGzip = await stored;
+      warnings = validateOrThrow(template, materialize(payload), ctx.db, input);
+      payloadGzip = await read.storedGzip();
     }
     const at = ctx.clock.iso();
     const lastLogin =
       template === 'application'
         ? lastLoginLookup(ctx.db, { dataSourceId: target.dataSource.id, payload, replay: incremental })
         : undefined;
-    const texts = ctx.db.transaction(() => {
+    const transaction = ctx.db.transaction(() => {
       const result = replaceSubmission(ctx.db, {
         providerId: target.provider.id,
         dataSourceId: target.dataSource.id,
         template,
         payload,
-        payloadBytes,
+        payloadBytes: read.bytes,
         payloadGzip,
         pushedAt: at,
         lastLogin,
+        afterIngest: () => {
+          if (asRead) warnings = asRead.finish();
+        },
       });
       const all = capTexts([...warnings.map(warningText), ...result.warnings]);
       setDataSourceStatus(ctx.db, target.dataSource.id, 'SUCCESS', at);
       mergeProviderTypes(ctx.db, target.provider.id, result.types);
       recordPushEvent(ctx.db, target, at, all, payloadGzip);
       return all;
-    })();
+    });
+    let texts: string[];
+    try {
+      texts = transaction();
+    } catch (err) {
+      throw asRead ? asRead.rejected(err) : err;
+    }
     ctx.logger.info(
       { request_id: target.requestId, data_source_id: target.dataSource.id, warnings: texts.length },
       'payload ingested',
@@ -176,6 +233,8 @@ export async function processPayload(
   } catch (err) {
     if (err instanceof ApiError && err.status === 400) recordFailure(ctx, target, err.violations);
     throw err;
+  } finally {
+    read.close();
   }
 }
 

@@ -5,7 +5,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { Template } from '@oaakit/core';
 import { CREATE_NODE_ID_INDEX, DROP_NODE_ID_INDEX, type Db } from '../db/schema.js';
-import { deleteRanges, rangesOf } from '../graph/delete-graph.js';
+import { deleteRanges, rangesOf, type GraphRanges } from '../graph/delete-graph.js';
 import { ingestPayload, type IngestResult } from '../graph/ingest.js';
 import { GraphWriter } from '../graph/writer.js';
 import { storeActivity, type LastLoginLookup } from '../last-login/lookup.js';
@@ -15,14 +15,29 @@ export function hasSubmission(db: Db, dataSourceId: string): boolean {
   return rangesOf(db, dataSourceId) !== undefined;
 }
 
-/** The stored payload's JSON text, or undefined without a submission. */
-export function storedPayloadText(db: Db, dataSourceId: string): string | undefined {
+/**
+ * The stored payload's JSON text, undefined without a submission, or 'too large' past `maxBytes`
+ * of JSON (the inflation stops there).
+ */
+export function storedPayloadText(
+  db: Db,
+  dataSourceId: string,
+  maxBytes: number,
+): { text: string } | 'too large' | undefined {
   const row = db
     .prepare<[string], { payload_gzip: Buffer }>(
       'SELECT payload_gzip FROM submissions WHERE data_source_id = ?',
     )
     .get(dataSourceId);
-  return row === undefined ? undefined : gunzipSync(row.payload_gzip).toString('utf8');
+  if (row === undefined) return undefined;
+  let json: Buffer;
+  try {
+    json = gunzipSync(row.payload_gzip, { maxOutputLength: maxBytes });
+  } catch (err) {
+    if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return 'too large';
+    throw err;
+  }
+  return { text: json.toString('utf8') };
 }
 
 export interface ReplaceInput {
@@ -36,6 +51,8 @@ export interface ReplaceInput {
   pushedAt: string;
   /** Last-login enrichment of the push (undefined: off); stored with the submission. */
   lastLogin?: LastLoginLookup | undefined;
+  /** Runs after the graph is written, before the submission row: may throw to roll back. */
+  afterIngest?: (() => void) | undefined;
 }
 
 /** Payloads below this size never rebuild the node-id index. */
@@ -54,14 +71,38 @@ function rebuildIndex(db: Db, replacedNodes: number, payloadBytes: number): bool
   return payloadBytes / BYTES_PER_NODE + replacedNodes > total - replacedNodes;
 }
 
+/**
+ * Page cache of a file database while a bulk submission is written, in KiB. The rows are appended
+ * (the node-id index is rebuilt after), so a small cache costs no measurable time (bench-app-300000:
+ * the same CPU time as with the usual 128 MiB) and keeps 100-140 MB off the process's peak memory.
+ */
+const BULK_CACHE_KIB = 8 * 1024;
+
 /** Replaces the submission's graph and payload. Call inside a transaction. */
 export function replaceSubmission(db: Db, input: ReplaceInput): IngestResult {
   const old = rangesOf(db, input.dataSourceId);
   const bulk = rebuildIndex(db, old ? old.node_hi - old.node_lo + 1 : 0, input.payloadBytes);
+  // An in-memory database's pages are its cache: only a file database's cache is shrunk.
+  const cache = bulk && !db.memory ? (db.pragma('cache_size', { simple: true }) as number) : undefined;
+  if (cache !== undefined) db.pragma(`cache_size = ${-BULK_CACHE_KIB}`);
+  try {
+    return writeSubmission(db, input, old, bulk);
+  } finally {
+    if (cache !== undefined) db.pragma(`cache_size = ${cache}`);
+  }
+}
+
+function writeSubmission(
+  db: Db,
+  input: ReplaceInput,
+  old: GraphRanges | undefined,
+  bulk: boolean,
+): IngestResult {
   if (bulk) db.exec(DROP_NODE_ID_INDEX);
   if (old) deleteRanges(db, old, { keepTags: true });
   const w = new GraphWriter(db, input.dataSourceId, input.providerId);
   const result = ingestPayload(w, input.template, input.payload, input.lastLogin);
+  input.afterIngest?.();
   storeActivity(db, input.dataSourceId, input.lastLogin);
   const r = w.ranges();
   if (bulk) db.exec(CREATE_NODE_ID_INDEX);

@@ -5,9 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/schema.js';
-import { badField } from '../errors.js';
 import { gunzipPayload, isGzip } from './decode.js';
-import { MAX_PAYLOAD_BYTES } from './limits.js';
 
 export interface UploadSession {
   id: string;
@@ -86,30 +84,29 @@ function chunk(db: Db, uploadId: string, seq: number): Buffer {
     .get(uploadId, seq)!;
 }
 
+/** The chunks of an upload in sequence order, read from SQLite one at a time. */
+export function* chunks(db: Db, uploadId: string, count: number): Generator<Buffer> {
+  for (let seq = 1; seq <= count; seq++) yield chunk(db, uploadId, seq);
+}
+
 /**
- * The assembled payload bytes, decompressed when the first chunk starts with the gzip magic bytes.
- * Chunks are read one at a time; gzip chunks are inflated as a stream, under the same limit as a
- * gzip push of their total size (see `gunzipPayload`).
+ * The assembled payload bytes as a stream, decompressed when the first chunk starts with the gzip
+ * magic bytes (under the same limit as a gzip push of their total size, see `gunzipPayload`).
+ * Chunks are read one at a time; `gzip` says whether the chunks were gzip.
  */
-export async function assemble(db: Db, uploadId: string, count: number): Promise<Buffer> {
+export function assemble(
+  db: Db,
+  uploadId: string,
+  count: number,
+): { gzip: boolean; bytes: AsyncIterable<Buffer> | Iterable<Buffer> } {
   const total =
     db
       .prepare<[string], number>('SELECT sum(length(data)) FROM upload_chunks WHERE upload_id = ?')
       .pluck()
       .get(uploadId) ?? 0;
-  const first = chunk(db, uploadId, 1);
-  function* chunks(): Generator<Buffer> {
-    yield first;
-    for (let seq = 2; seq <= count; seq++) yield chunk(db, uploadId, seq);
-  }
-  if (isGzip(first)) return gunzipPayload(chunks(), total, 'data');
-  if (total > MAX_PAYLOAD_BYTES) {
-    throw badField(
-      'data',
-      `the assembled payload is larger than ${MAX_PAYLOAD_BYTES} bytes, the most the emulator can parse`,
-    );
-  }
-  return Buffer.concat([...chunks()]);
+  const gzip = isGzip(chunk(db, uploadId, 1));
+  const all = chunks(db, uploadId, count);
+  return { gzip, bytes: gzip ? gunzipPayload(all, total, 'data') : all };
 }
 
 /** Marks the session completed with its answer and drops its chunks. */

@@ -23,7 +23,7 @@ import { recordEvent } from '../store/events.js';
 import type { ProviderRecord } from '../store/providers.js';
 import { requireProvider, unknownAction } from './providers.js';
 import { handleParts } from './parts.js';
-import { handlePush } from './push.js';
+import { divertedJsonData, divertJsonData, handlePush } from './push.js';
 import { handlePushCsv } from './push-csv.js';
 
 const BASE = '/api/v1/providers/custom/:id/datasources';
@@ -144,20 +144,24 @@ export function registerDataSourceRoutes(app: FastifyInstance, ctx: EmulatorCont
     return removeDataSource(ctx, provider, requireDataSource(ctx, provider, id));
   });
 
-  app.post<DsParams>(`${BASE}/:ds`, allow(ANY_KEY), (req) => {
-    const provider = providerOfPath(ctx, req.params.id);
-    const { id, action } = splitAction(req.params.ds);
-    const target = { provider, dataSource: requireDataSource(ctx, provider, id), requestId: req.id };
-    switch (action) {
-      case 'push':
-        return handlePush(ctx, target, req.body);
-      case 'push_csv':
-        return handlePushCsv(ctx, target, req.body);
-      case 'parts':
-        return handleParts(ctx, target, req.body);
-      case undefined:
-      default:
-        throw unknownAction(req.method, action);
-    }
-  });
+  app.post<DsParams>(
+    `${BASE}/:ds`,
+    { ...allow(ANY_KEY), preParsing: (req, _reply, payload) => divertJsonData(req, payload) },
+    (req) => {
+      const provider = providerOfPath(ctx, req.params.id);
+      const { id, action } = splitAction(req.params.ds);
+      const target = { provider, dataSource: requireDataSource(ctx, provider, id), requestId: req.id };
+      switch (action) {
+        case 'push':
+          return handlePush(ctx, target, req.body, divertedJsonData(req));
+        case 'push_csv':
+          return handlePushCsv(ctx, target, req.body);
+        case 'parts':
+          return handleParts(ctx, target, req.body);
+        case undefined:
+        default:
+          throw unknownAction(req.method, action);
+      }
+    },
+  );
 }

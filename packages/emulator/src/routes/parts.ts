@@ -1,19 +1,23 @@
 /**
  * `POST .../datasources/{data_source_id}:parts`: multipart upload (`start`, `upload`, `complete`).
  * The assembled bytes are the payload as `json_data` would carry it after base64 decoding: gzip
- * (recognised by its magic bytes) or plain JSON. `complete` processes it exactly like a push.
+ * (recognised by its magic bytes) or plain JSON. `complete` reads them as a stream from SQLite, one
+ * chunk at a time, and processes the payload exactly like a push: a payload may be larger than one
+ * JavaScript string (512 MB of JSON).
  */
 import { multipartRequestSchema } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';
-import { decodeBase64, utf8Text } from '../push/decode.js';
+import { decodeBase64 } from '../push/decode.js';
 import { oneAtATime } from '../push/payload-gate.js';
 import { processPayload } from '../push/process-payload.js';
+import { readPayload } from '../push/read-payload.js';
 import type { PushAnswer, PushTarget } from '../push/target.js';
 import {
   assemble,
   chunkProblems,
+  chunks,
   completeSession,
   findSession,
   openSession,
@@ -44,10 +48,13 @@ async function completeUpload(
   if (session.result !== null) return JSON.parse(session.result) as PushAnswer;
   const problems = chunkProblems(ctx.db, session.id, count);
   if (problems.length > 0) throw invalidArgument(problems);
-  const input = await decodePayload(ctx, target, async () => ({
-    text: utf8Text(await assemble(ctx.db, session.id, count), 'data'),
-    field: 'data',
-  }));
+  const input = await decodePayload(ctx, target, async () => {
+    const assembled = assemble(ctx.db, session.id, count);
+    // Gzip chunks are stored as sent (their concatenation is the gzip file); plain ones compressed.
+    const gzip = assembled.gzip ? () => Buffer.concat([...chunks(ctx.db, session.id, count)]) : undefined;
+    const template = target.provider.custom_template;
+    return { read: await readPayload(assembled.bytes, { template, field: 'data', gzip }), field: 'data' };
+  });
   const answer = await processPayload(ctx, target, input);
   completeSession(ctx.db, session.id, answer, ctx.clock.nowMs());
   return answer;

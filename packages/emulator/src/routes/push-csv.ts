@@ -15,9 +15,10 @@ import { parseCsvConfigJson, type CsvConfig } from '../csv/csv-config.js';
 import { readCsvRows } from '../csv/csv-rows.js';
 import { csvText } from '../csv/csv-text.js';
 import { CsvSyntaxError, readCsvRecords } from '../csv/parse-csv.js';
-import { decodeBase64, isGzip } from '../push/decode.js';
+import { decodeBase64, isGzip, textPieces } from '../push/decode.js';
 import { oneAtATime } from '../push/payload-gate.js';
 import { MAX_REPORTED, processPayload, type PayloadInput } from '../push/process-payload.js';
+import { readPayload } from '../push/read-payload.js';
 import type { PushAnswer, PushTarget } from '../push/target.js';
 import { checkBodyIds, decodePayload } from './push.js';
 
@@ -71,8 +72,9 @@ async function buildPayload(
   // The form field `idp_app_id` (last-login enrichment) goes on the one application the CSV builds.
   const [app] = (built.payload.applications as Record<string, unknown>[] | undefined) ?? [];
   if (idpAppId && app) app.idp_app_id = idpAppId;
+  const json = JSON.stringify(built.payload);
   return {
-    text: JSON.stringify(built.payload),
+    read: await readPayload(textPieces(json), { template: config.template, field: 'csv_data' }),
     field: 'csv_data',
     mapViolation: (v) => {
       const line = built.lineOf(v.field);

@@ -20,7 +20,8 @@ interface AppRow {
 export const SECRET_PREFIX_LENGTH = 4;
 
 function generateSecret(): string {
-  return `oaa_cs_${randomBytes(32).toString('base64url')}`;
+  // No fixed prefix: the first 4 characters are all that stays visible, so they must tell secrets apart.
+  return randomBytes(32).toString('base64url');
 }
 
 function secretsOf(db: Db, clientId: string): OAuthSecret[] {

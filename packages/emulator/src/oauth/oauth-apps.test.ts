@@ -35,7 +35,7 @@ describe('OAuth2 app management', () => {
       allowed_scopes: ['profile'],
     });
     expect(app.client_id).toBeTruthy();
-    expect(app.client_secret).toMatch(/^oaa_cs_/);
+    expect(app.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(app.allow_any_redirect_uri).toBe(false);
     expect(app.state).toBe('ACTIVE');
     expect(app.secrets).toEqual([
@@ -115,6 +115,7 @@ describe('OAuth2 app management', () => {
     expect(third.status).toBe(400);
     expect(JSON.stringify(await third.json())).toMatch(/2 client secrets/);
     const got = await emu.admin.oauthApps.get(app.client_id);
+    expect(new Set(got.secrets.map((s) => s.prefix)).size).toBe(2);
     expect(got.secrets.map((s) => s.prefix)).toEqual([
       app.client_secret.slice(0, 4),
       second.client_secret.slice(0, 4),

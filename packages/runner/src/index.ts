@@ -33,6 +33,15 @@ export type { SecretSources } from './credentials/secrets.js';
 // State
 export { StateStore, type SnapshotWriter, type StateCommit } from './state/state-store.js';
 export { type StoredState } from './state/stored-state.js';
+export { DirectoryBackend } from './state/directory-backend.js';
+export type {
+  BackendLockOptions,
+  EntryCommit,
+  EntryWriter,
+  StateBackend,
+  VersionedEntry,
+} from './state/state-backend.js';
+export { stateConflict } from './state/state-conflict.js';
 export type { AcquireLockOptions, HeldLock, LockHolder } from './state/lock.js';
 
 // The pipeline

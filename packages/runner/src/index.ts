@@ -21,7 +21,7 @@ export {
 } from './config/load-config.js';
 
 // Credentials and secrets
-export { deleteApiKey, getApiKey, saveApiKey } from './credentials/keychain.js';
+export { deleteApiKey, getApiKey, readKeychain, saveApiKey } from './credentials/keychain.js';
 export {
   resolveTarget,
   type CredentialSource,
@@ -66,6 +66,7 @@ export {
 export {
   checkConfiguredConnector,
   type CheckConfiguredOptions,
+  findConnectorEntry,
   runConfiguredConnector,
   runConfiguredConnectors,
   type ConnectorOutcome,
@@ -83,6 +84,18 @@ export {
   type StopOutcome,
 } from './daemon/daemon.js';
 export type { ConnectorHealth, HealthReport } from './daemon/health.js';
+export {
+  checkScheduledConnectors,
+  isScheduled,
+  reloadDaemonConfig,
+  type ScheduledEntry,
+} from './daemon/daemon-config.js';
+export {
+  startStatusServer,
+  type StatusResponse,
+  type StatusServer,
+  type StatusServerOptions,
+} from './daemon/status-server.js';
 export type { ConnectorPhase } from './daemon/scheduler.js';
 export { DAEMON_RUN_STATUSES, type DaemonRunStatus, type RunRecord } from './daemon/run-record.js';
 

@@ -21,10 +21,11 @@ export function connectorMatcher(pattern: string | undefined): (connectorId: str
   if (bad !== undefined) {
     throw new OaaError(`--connectors: ${JSON.stringify(bad)} is not a glob of connector ids`, {
       code: FLEET_ERROR_CODES.PATTERN_INVALID,
-      hints: ['comma-separated globs of lower-case ids, letters, digits, ".", "_", "-", "*" and "?": hr-*,scim-eu-?'],
+      hints: [
+        'comma-separated globs of lower-case ids, letters, digits, ".", "_", "-", "*" and "?": hr-*,scim-eu-?',
+      ],
     });
   }
   const res = globs.map(globToRegExp);
   return (id) => res.some((re) => re.test(id));
 }
-

@@ -13,7 +13,13 @@ import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from '@oaak
 import type { LoadedConfig, Logger } from '@oaakit/runner';
 import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
 import type { RedisTarget } from './redis-url.js';
-import { RETRY_DEFAULTS, RUN_JOB_NAME, SCHEDULER_PREFIX, connectorOfScheduler, runJobOptions } from './run-jobs.js';
+import {
+  RETRY_DEFAULTS,
+  RUN_JOB_NAME,
+  SCHEDULER_PREFIX,
+  connectorOfScheduler,
+  runJobOptions,
+} from './run-jobs.js';
 import type { RetrySettings, RunJobData } from './run-jobs.js';
 
 /** Options of {@link startFleetScheduler}. */
@@ -156,9 +162,14 @@ export async function startFleetScheduler(options: FleetSchedulerOptions): Promi
     if (!lost) return;
     lost = false;
     options.logger.info({ event: 'redis.reconnected' }, 'Redis is back; applying the schedules again');
-    scheduler.apply().catch((error: unknown) =>
-      options.logger.error({ event: 'schedules.apply', error: (error as Error).message }, 'applying failed'),
-    );
+    scheduler
+      .apply()
+      .catch((error: unknown) =>
+        options.logger.error(
+          { event: 'schedules.apply', error: (error as Error).message },
+          'applying failed',
+        ),
+      );
   });
   options.logger.info(
     { event: 'scheduler.start', queue: options.target.display, connectors: scheduler.scheduled() },

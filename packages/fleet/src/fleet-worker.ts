@@ -106,7 +106,11 @@ class RunningWorker implements FleetWorker {
     return (this.options.leaseSeconds ?? WORKER_DEFAULTS.leaseSeconds) * 1000;
   }
 
-  async process(job: Job<RunJobData, RunJobResult>, token: string | undefined, signal?: AbortSignal): Promise<RunJobResult> {
+  async process(
+    job: Job<RunJobData, RunJobResult>,
+    token: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<RunJobResult> {
     const data = runJobDataSchema.parse(job.data);
     const connectorId = data.connectorId;
     if (!this.matches(connectorId)) {
@@ -122,9 +126,16 @@ class RunningWorker implements FleetWorker {
       }
     }
     const jobId = job.id ?? '';
-    const logger = this.options.logger.child({ jobId, connector: connectorId, attempt: job.attemptsMade + 1 });
+    const logger = this.options.logger.child({
+      jobId,
+      connector: connectorId,
+      attempt: job.attemptsMade + 1,
+    });
     if (await jobCommitted(this.backend, connectorId, jobId)) {
-      logger.warn({ event: 'run.already-done' }, 'this job already ran and committed its state; not running it again');
+      logger.warn(
+        { event: 'run.already-done' },
+        'this job already ran and committed its state; not running it again',
+      );
       return { status: 'already-done', digest: '', durationMs: 0, worker: this.name };
     }
     logger.info({ event: 'run.start', worker: this.name }, 'run started');
@@ -146,8 +157,15 @@ class RunningWorker implements FleetWorker {
         ...(this.options.push === undefined ? {} : { push: this.options.push }),
       });
       const bytes = result.status === 'pushed' ? result.bytes : undefined;
-      this.metrics.finished(connectorId, { status: result.status, seconds: seconds(), ...(bytes ? { bytes } : {}) });
-      logger.info({ event: 'run.end', status: result.status, durationMs: result.durationMs, bytes }, `run ${result.status}`);
+      this.metrics.finished(connectorId, {
+        status: result.status,
+        seconds: seconds(),
+        ...(bytes ? { bytes } : {}),
+      });
+      logger.info(
+        { event: 'run.end', status: result.status, durationMs: result.durationMs, bytes },
+        `run ${result.status}`,
+      );
       return {
         status: result.status,
         digest: result.digest,
@@ -167,7 +185,12 @@ class RunningWorker implements FleetWorker {
       this.metrics.finished(connectorId, { status: 'failed', seconds: seconds(), code });
       const attempts = job.opts.attempts ?? 1;
       logger.error(
-        { event: 'run.end', status: 'failed', error: { code, message }, willRetry: job.attemptsMade + 1 < attempts },
+        {
+          event: 'run.end',
+          status: 'failed',
+          error: { code, message },
+          willRetry: job.attemptsMade + 1 < attempts,
+        },
         'run failed; the state is unchanged',
       );
       // What BullMQ keeps (failedReason): the code and message, which never carry a secret.
@@ -230,7 +253,10 @@ class RunningWorker implements FleetWorker {
     let returned: string[] = [];
     if (!graceful) {
       returned = [...this.active.values()];
-      logger.warn({ event: 'worker.abort', connectors: returned }, 'grace period over: returning the runs in progress');
+      logger.warn(
+        { event: 'worker.abort', connectors: returned },
+        'grace period over: returning the runs in progress',
+      );
       this.worker.cancelAllJobs('the worker is shutting down');
       await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, ABORT_WAIT_MS).unref())]);
     }
@@ -268,7 +294,11 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
       routes: {
         '/healthz': () => {
           const { status, body } = running.health();
-          return { status, contentType: 'application/json; charset=utf-8', body: `${JSON.stringify(body)}\n` };
+          return {
+            status,
+            contentType: 'application/json; charset=utf-8',
+            body: `${JSON.stringify(body)}\n`,
+          };
         },
         '/metrics': async () => ({
           status: 200,

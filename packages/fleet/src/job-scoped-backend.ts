@@ -4,13 +4,24 @@
  * its state: a job run again after its run committed (its worker lost Redis between the commit and
  * marking the job done, or died there) is recognized and not run twice.
  */
-import type { BackendLockOptions, EntryCommit, EntryWriter, HeldLock, StateBackend, VersionedEntry } from '@oaakit/runner';
+import type {
+  BackendLockOptions,
+  EntryCommit,
+  EntryWriter,
+  HeldLock,
+  StateBackend,
+  VersionedEntry,
+} from '@oaakit/runner';
 
 /** Entry naming the job of the last committed run. */
 export const LAST_JOB_ENTRY = 'last-job';
 
 /** Whether the run of `jobId` has already committed the state of `connectorId`. */
-export async function jobCommitted(backend: StateBackend, connectorId: string, jobId: string): Promise<boolean> {
+export async function jobCommitted(
+  backend: StateBackend,
+  connectorId: string,
+  jobId: string,
+): Promise<boolean> {
   const { data } = await backend.read(connectorId, LAST_JOB_ENTRY);
   return data !== undefined && data.toString('utf8') === jobId;
 }

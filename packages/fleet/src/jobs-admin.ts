@@ -84,7 +84,11 @@ export class RunsQueue {
       redis.disconnect();
       throw error;
     }
-    return new RunsQueue(target, redis, new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX }));
+    return new RunsQueue(
+      target,
+      redis,
+      new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX }),
+    );
   }
 
   private async job(id: string): Promise<Job<RunJobData>> {
@@ -101,7 +105,7 @@ export class RunsQueue {
 
   /** Jobs in one state, newest first. */
   async list(state: JobState = 'failed', limit = 100): Promise<JobSummary[]> {
-    const jobs = await this.queue.getJobs([state as JobType], 0, limit - 1, false);
+    const jobs = await this.queue.getJobs([state], 0, limit - 1, false);
     return jobs.filter((j): j is Job<RunJobData> => Boolean(j)).map((j) => summary(j, state));
   }
 
@@ -113,7 +117,9 @@ export class RunsQueue {
       ...summary(job, state),
       ...(job.processedOn ? { processedAt: iso(job.processedOn)! } : {}),
       stacktrace: job.stacktrace ?? [],
-      ...(job.returnvalue === undefined || job.returnvalue === null ? {} : { result: job.returnvalue as unknown }),
+      ...(job.returnvalue === undefined || job.returnvalue === null
+        ? {}
+        : { result: job.returnvalue as unknown }),
       ...(job.repeatJobKey ? { schedulerId: job.repeatJobKey } : {}),
     };
   }
@@ -147,7 +153,11 @@ export class RunsQueue {
   }
 
   /** Queues a run of each connector now (ids checked against the config). */
-  async enqueue(loaded: LoadedConfig, connectorIds: readonly string[], retry: Partial<RetrySettings> = {}): Promise<JobSummary[]> {
+  async enqueue(
+    loaded: LoadedConfig,
+    connectorIds: readonly string[],
+    retry: Partial<RetrySettings> = {},
+  ): Promise<JobSummary[]> {
     const entries = connectorIds.map((id) => findConnectorEntry(loaded, id).entry);
     const opts = runJobOptions({ ...RETRY_DEFAULTS, ...retry });
     const jobs = await this.queue.addBulk(

@@ -34,7 +34,9 @@ function lockedError(subject: string, key: string, holder: LockHolder | undefine
     code: RUNNER_ERROR_CODES.STATE_LOCKED,
     retryable: true,
     details: { lockKey: key, holder: holder ?? null },
-    hints: ['another worker runs this data source; the lock ends with its run, or with its lease when that worker died'],
+    hints: [
+      'another worker runs this data source; the lock ends with its run, or with its lease when that worker died',
+    ],
   });
 }
 

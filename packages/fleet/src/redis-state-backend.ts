@@ -13,7 +13,14 @@
 import type { Redis } from 'ioredis';
 import { OaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES, stateConflict } from '@oaakit/runner';
-import type { BackendLockOptions, EntryCommit, EntryWriter, HeldLock, StateBackend, VersionedEntry } from '@oaakit/runner';
+import type {
+  BackendLockOptions,
+  EntryCommit,
+  EntryWriter,
+  HeldLock,
+  StateBackend,
+  VersionedEntry,
+} from '@oaakit/runner';
 import { KEY_PREFIX } from './connection.js';
 import { acquireRedisLock } from './redis-lock.js';
 

@@ -26,7 +26,9 @@ export interface RedisTarget {
 function invalid(reason: string): OaaError {
   return new OaaError(`--queue: ${reason}`, {
     code: FLEET_ERROR_CODES.QUEUE_URL_INVALID,
-    hints: ['write it as redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB] (TLS), e.g. redis://127.0.0.1:6379/0'],
+    hints: [
+      'write it as redis://HOST:PORT[/DB] or rediss://HOST:PORT[/DB] (TLS), e.g. redis://127.0.0.1:6379/0',
+    ],
   });
 }
 

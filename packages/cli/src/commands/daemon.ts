@@ -44,7 +44,8 @@ config loses its schedule). It needs no service credentials; the workers resolve
     },
     {
       description: 'Schedule the connectors on a fleet (run `oaa worker` on each host)',
-      command: 'OAA_REDIS_PASSWORD=... <%= config.bin %> <%= command.id %> --queue redis://redis.internal:6379/0',
+      command:
+        'OAA_REDIS_PASSWORD=... <%= config.bin %> <%= command.id %> --queue redis://redis.internal:6379/0',
     },
   ];
 

@@ -40,7 +40,11 @@ aborts them and returns their jobs to the queue for another worker. SIGHUP reloa
       description: 'config file (default: oaa.config.yaml, .yml or .json in this directory)',
     }),
     queue: queueFlag,
-    concurrency: Flags.integer({ description: 'jobs run at once by this worker (default 1)', min: 1, max: 64 }),
+    concurrency: Flags.integer({
+      description: 'jobs run at once by this worker (default 1)',
+      min: 1,
+      max: 64,
+    }),
     connectors: Flags.string({
       description: 'run only connectors whose id matches: comma-separated globs (hr-*,scim-?)',
     }),

@@ -7,6 +7,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createClient } from '@oaakit/client';
 import { startTestEmulator, until } from '@oaakit/emulator/testing';
 import type { CallRecord, TestEmulator } from '@oaakit/emulator/testing';
 import { readFleetState, startTestRedis } from '@oaakit/fleet/testing';
@@ -68,13 +69,16 @@ async function scheduler(): Promise<FleetProcess> {
 /** `oaa jobs ...args --json`. */
 async function jobs<T>(...args: string[]): Promise<T> {
   const result = await oaa(['jobs', ...args, '--json'], { cwd: work.dir, env: env() });
-  if (result.code !== 0) throw new Error(`oaa jobs ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+  if (result.code !== 0)
+    throw new Error(`oaa jobs ${args.join(' ')} exited ${result.code}:\n${result.stderr}${result.stdout}`);
   return json<T>(result);
 }
 
 /** The successful pushes the emulator answered. */
 async function pushes(): Promise<CallRecord[]> {
-  return (await emulator.admin.calls.list()).filter((c) => c.method === 'POST' && c.path.endsWith(':push') && c.status === 200);
+  return (await emulator.admin.calls.list()).filter(
+    (c) => c.method === 'POST' && c.path.endsWith(':push') && c.status === 200,
+  );
 }
 
 /** The last log lines of every process, for a wait that times out. */
@@ -98,6 +102,7 @@ afterAll(async () => {
 beforeEach(async () => {
   work = await tempDir('oaa-fleet-');
   await emulator.admin.calls.clear();
+  await emulator.admin.faults.clear();
 });
 afterEach(async () => {
   await killAll(processes);
@@ -108,7 +113,7 @@ afterEach(async () => {
 
 describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
   it('runs a per-second schedule exactly once per tick across three workers and two schedulers', async () => {
-    redis = await startTestRedis();
+    const server = (redis = await startTestRedis());
     await writeConfig([counter('tick', { schedule: EVERY_SECOND })]);
     await Promise.all([worker(), worker(), worker()]);
     await Promise.all([scheduler(), scheduler()]);
@@ -132,8 +137,163 @@ describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
     const span = (Math.max(...ticks) - Math.min(...ticks)) / 1000 + 1;
     expect(pushed.length).toBeLessThanOrEqual(span);
     // The runs of several workers shared one state: their counter went 1, 2, 3, ... without a gap.
-    const state = await readFleetState(redis.url, 'tick');
+    const state = await readFleetState(server.url, 'tick');
     expect(state?.connectorState).toEqual({ runs: pushed.length });
     expect(new Set(completed.map((j) => j.attemptsMade))).toEqual(new Set([1]));
+  });
+
+  it('retries the job of a worker killed mid-push on another worker: one complete push, consistent state', async () => {
+    const server = (redis = await startTestRedis());
+    await writeConfig([counter('slow')]);
+    await Promise.all([worker(), worker()]);
+    // The first push waits 8 s in the emulator before it is read: long enough to kill its worker.
+    await emulator.admin.faults.add({ method: 'POST', path: '*:push', latency_ms: 8_000, count: 1 });
+    const [job] = await jobs<JobRow[]>('enqueue', 'slow');
+    await until(
+      'the slow push to reach the emulator',
+      async () => ((await emulator.admin.faults.list()).length === 0 ? true : undefined),
+      { context: logs },
+    );
+    const reachedAt = Date.now();
+    const pushing = processes.find((p) =>
+      p.log.some((l) => l['event'] === 'run.start' && l['jobId'] === job!.id),
+    );
+    expect(pushing).toBeDefined();
+    pushing!.signal('SIGKILL');
+    await pushing!.exited;
+    const survivor = processes.find((p) => p !== pushing)!;
+    const done = await until(
+      'another worker to finish the job',
+      async () => {
+        const shown = await jobs<JobRow & { result?: { status: string; worker: string } }>('show', job!.id);
+        return shown.state === 'completed' ? shown : undefined;
+      },
+      { timeoutMs: 90_000, intervalMs: 500, context: logs },
+    );
+    expect(done.result?.status).toBe('pushed');
+    expect(done.result?.worker).toBe(
+      `${survivor.log.find((l) => l['event'] === 'worker.start')?.['worker'] as string}`,
+    );
+    // Past the killed push's latency, the emulator would have answered it had it read it: it did not.
+    await until(
+      'the killed push to be past its latency',
+      () => (Date.now() > reachedAt + 10_000 ? true : undefined),
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    // One complete push reached the data source; the killed worker's was never read.
+    const pushed = await pushes();
+    expect(pushed).toHaveLength(1);
+    const state = await readFleetState(server.url, 'slow');
+    const client = createClient({ url: emulator.url, apiKey: emulator.apiKey });
+    const [provider] = await client.providers.list().toArray();
+    expect(state).toMatchObject({ provider: { id: provider!.id }, connectorState: { runs: 1 } });
+    expect(pushed[0]!.path).toContain(state!.dataSource.id);
+  });
+
+  it('rides out a Redis crash and restart (persistence on): schedules and workers reconnect, no tick runs twice', async () => {
+    const server = (redis = await startTestRedis({ persistence: true }));
+    await writeConfig([counter('steady', { schedule: EVERY_SECOND })]);
+    await Promise.all([worker(), worker()]);
+    const sched = await scheduler();
+    await until('three pushes', async () => ((await pushes()).length >= 3 ? true : undefined), {
+      timeoutMs: 60_000,
+      context: logs,
+    });
+    await server.kill();
+    const before = (await pushes()).length;
+    await until(
+      'every process to notice',
+      () =>
+        processes.every((p) => p.stderr().includes('ECONNREFUSED') || p.stderr().includes('redis.error'))
+          ? true
+          : undefined,
+      { timeoutMs: 30_000, context: logs },
+    );
+    await server.start();
+    await until('three more pushes', async () => ((await pushes()).length >= before + 3 ? true : undefined), {
+      timeoutMs: 90_000,
+      context: logs,
+    });
+    expect(sched.log.some((l) => l['event'] === 'redis.reconnected')).toBe(true);
+    await stopAll();
+    const completed = await jobs<JobRow[]>('list', '--state', 'completed', '--limit', '1000');
+    const ticks = completed.map((j) => j.id);
+    expect(new Set(ticks).size).toBe(ticks.length);
+    const pushed = await pushes();
+    // Every run pushed once and counted once in the shared state: no tick ran twice.
+    expect((await readFleetState(server.url, 'steady'))?.connectorState).toEqual({ runs: pushed.length });
+    expect(pushed.length).toBe(completed.length);
+  });
+
+  it('keeps a job that exhausts its retries in the failed list; oaa jobs retry runs it again', async () => {
+    redis = await startTestRedis();
+    await writeConfig([counter('broken', { config: { fail: true } })]);
+    const [w] = await Promise.all([worker()]);
+    const [job] = await jobs<JobRow[]>('enqueue', 'broken', '--attempts', '3', '--backoff-seconds', '1');
+    const failed = await until(
+      'the job to fail for good',
+      async () => (await jobs<JobRow[]>('list')).find((j) => j.id === job!.id),
+      { timeoutMs: 60_000, intervalMs: 500, context: logs },
+    );
+    expect(failed).toMatchObject({ connectorId: 'broken', state: 'failed', attemptsMade: 3 });
+    expect(failed.failedReason).toContain('EXTRACT_FAILED');
+    expect(w.log.filter((l) => l['event'] === 'run.end' && l['jobId'] === job!.id)).toHaveLength(3);
+    expect(await pushes()).toHaveLength(0);
+    const metrics = await readMetrics(w.url);
+    expect(metrics.get('oaa_fleet_run_failures_total{connector="broken",code="EXTRACT_FAILED"}')).toBe(3);
+
+    // The source is fixed; the kept job runs again and pushes.
+    await writeConfig([counter('broken')]);
+    w.signal('SIGHUP');
+    await until('the worker to reload', () => w.log.find((l) => l['event'] === 'config.reload'), {
+      context: logs,
+    });
+    await jobs('retry', job!.id);
+    await until(
+      'the retried job to complete',
+      async () => ((await jobs<JobRow>('show', job!.id)).state === 'completed' ? true : undefined),
+      { timeoutMs: 60_000, intervalMs: 500, context: logs },
+    );
+    expect(await pushes()).toHaveLength(1);
+    expect(await jobs<JobRow[]>('list')).toEqual([]);
+  });
+
+  it('drains 200 connectors on 4 workers, the queue depth metric going to zero', async () => {
+    redis = await startTestRedis();
+    const ids = Array.from({ length: 200 }, (_, i) => `c${String(i).padStart(3, '0')}`);
+    await writeConfig(ids.map((id) => counter(id)));
+    const workers = await Promise.all([
+      worker(['--concurrency', '2']),
+      worker(['--concurrency', '2']),
+      worker(['--concurrency', '2']),
+      worker(['--concurrency', '2']),
+    ]);
+    const depth = async (): Promise<number | undefined> =>
+      (await readMetrics(workers[0].url)).get('oaa_fleet_queue_depth');
+    expect(await depth()).toBe(0);
+    const added = await jobs<JobRow[]>('enqueue', '--all');
+    expect(added).toHaveLength(200);
+    let deepest = 0;
+    await until(
+      'the queue to drain',
+      async () => {
+        const m = await readMetrics(workers[0].url);
+        deepest = Math.max(deepest, m.get('oaa_fleet_queue_depth') ?? 0);
+        return m.get('oaa_fleet_queue_depth') === 0 &&
+          m.get('oaa_fleet_queue_jobs{state="completed"}') === 200
+          ? true
+          : undefined;
+      },
+      { timeoutMs: 180_000, intervalMs: 1_000, context: logs },
+    );
+    expect(deepest).toBeGreaterThan(0);
+    expect(await pushes()).toHaveLength(200);
+    // Every worker took a share of the runs.
+    for (const w of workers) expect(w.log.filter((l) => l['event'] === 'run.end').length).toBeGreaterThan(0);
+    const stats = await jobs<{ counts: Record<string, number>; workers: number }>('stats');
+    expect(stats.counts).toMatchObject({ waiting: 0, active: 0, failed: 0, completed: 200 });
+    expect(stats.workers).toBe(4);
   });
 });

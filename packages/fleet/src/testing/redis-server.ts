@@ -43,7 +43,13 @@ async function freePort(): Promise<number> {
 
 async function answers(port: number, deadline: number): Promise<void> {
   for (;;) {
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => undefined);
     try {
       await redis.connect();
@@ -68,14 +74,22 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
   const dir = await mkdtemp(join(tmpdir(), 'oaa-redis-'));
   const port = await freePort();
   const args = [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--dir', dir,
-    '--save', '',
-    '--appendonly', options.persistence ? 'yes' : 'no',
-    '--appendfsync', 'always',
-    '--daemonize', 'no',
-    '--logfile', join(dir, 'redis.log'),
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--dir',
+    dir,
+    '--save',
+    '',
+    '--appendonly',
+    options.persistence ? 'yes' : 'no',
+    '--appendfsync',
+    'always',
+    '--daemonize',
+    'no',
+    '--logfile',
+    join(dir, 'redis.log'),
   ];
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {

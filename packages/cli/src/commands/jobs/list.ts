@@ -10,8 +10,14 @@ export default class JobsList extends JobsCommand {
   static override description =
     'A job that exhausted its retries stays in the failed list until it is retried (oaa jobs retry) or removed (oaa jobs remove). --state shows the jobs of another state; newest first.';
   static override examples = [
-    { description: 'Jobs that failed for good', command: '<%= config.bin %> <%= command.id %> --queue redis://127.0.0.1:6379' },
-    { description: 'What ran lately, as JSON', command: '<%= config.bin %> <%= command.id %> --state completed --json' },
+    {
+      description: 'Jobs that failed for good',
+      command: '<%= config.bin %> <%= command.id %> --queue redis://127.0.0.1:6379',
+    },
+    {
+      description: 'What ran lately, as JSON',
+      command: '<%= config.bin %> <%= command.id %> --state completed --json',
+    },
   ];
   static override flags = {
     state: Flags.option({

@@ -6,7 +6,10 @@ import { JobsCommand } from '../../fleet/jobs-command.js';
 export default class JobsRetry extends JobsCommand {
   static override summary = 'Run a failed job again, with all its attempts.';
   static override examples = [
-    { description: 'Retry job 42 once its cause is fixed', command: '<%= config.bin %> <%= command.id %> 42' },
+    {
+      description: 'Retry job 42 once its cause is fixed',
+      command: '<%= config.bin %> <%= command.id %> 42',
+    },
   ];
   static override args = { id: Args.string({ description: 'id of a failed job', required: true }) };
 

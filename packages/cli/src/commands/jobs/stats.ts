@@ -6,7 +6,10 @@ import { renderFields } from '../../output/table.js';
 export default class JobsStats extends JobsCommand {
   static override summary = 'Summarize a fleet: jobs per state, the oldest waiting job, schedules, workers.';
   static override examples = [
-    { description: 'How the fleet is doing', command: '<%= config.bin %> <%= command.id %> --queue redis://127.0.0.1:6379' },
+    {
+      description: 'How the fleet is doing',
+      command: '<%= config.bin %> <%= command.id %> --queue redis://127.0.0.1:6379',
+    },
   ];
 
   async run(): Promise<QueueStats> {

@@ -3,7 +3,7 @@
  * exhausted their retries and are kept), retry or remove one, run connectors now, and a summary.
  */
 import { Queue } from 'bullmq';
-import type { Job, JobType } from 'bullmq';
+import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { OaaError } from '@oaakit/core';
 import { findConnectorEntry } from '@oaakit/runner';

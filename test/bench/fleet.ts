@@ -91,7 +91,7 @@ async function main(): Promise<void> {
     await queue.close();
   } finally {
     for (const child of children) child.kill('SIGTERM');
-    await Promise.all(children.map((c) => (c.exitCode === null ? once(c, 'exit') : undefined)));
+    await Promise.all(children.filter((c) => c.exitCode === null).map((c) => once(c, 'exit')));
     await emulator.close();
     await redis.stop();
     await rm(dir, { recursive: true, force: true });

@@ -136,6 +136,8 @@ class RunningWorker implements FleetWorker {
         { event: 'run.already-done' },
         'this job already ran and committed its state; not running it again',
       );
+      this.metrics.started();
+      this.metrics.finished(connectorId, { status: 'already-done', seconds: 0 });
       return { status: 'already-done', digest: '', durationMs: 0, worker: this.name };
     }
     logger.info({ event: 'run.start', worker: this.name }, 'run started');

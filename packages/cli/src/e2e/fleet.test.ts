@@ -40,13 +40,28 @@ async function writeConfig(connectors: Record<string, unknown>[]): Promise<void>
   await writeFile(join(work.dir, 'oaa.config.json'), JSON.stringify({ connectors }, null, 2));
 }
 
+/** The password of a test's Redis, when it has one: given to processes as OAA_REDIS_PASSWORD. */
+let redisPassword: string | undefined;
+
 function env(): Record<string, string> {
-  return { ...emulator.env, OAA_QUEUE_URL: redis!.url };
+  return {
+    ...emulator.env,
+    OAA_QUEUE_URL: redis!.url,
+    ...(redisPassword === undefined ? {} : { OAA_REDIS_PASSWORD: redisPassword }),
+  };
 }
 
 async function worker(args: string[] = []): Promise<FleetProcess> {
   const p = await startFleetProcess({
-    args: ['worker', '--port', '0', '--lease-seconds', '4', '--grace-seconds', '5', ...args],
+    args: [
+      'worker',
+      '--port',
+      '0',
+      '--lease-seconds',
+      '4',
+      ...(args.includes('--grace-seconds') ? [] : ['--grace-seconds', '5']),
+      ...args,
+    ],
     cwd: work.dir,
     env: env(),
     startEvent: 'worker.start',
@@ -59,7 +74,10 @@ async function scheduler(): Promise<FleetProcess> {
   const p = await startFleetProcess({
     args: ['daemon', '--queue', redis!.url, '--attempts', '2', '--backoff-seconds', '1'],
     cwd: work.dir,
-    env: { ...emulator.env },
+    env: {
+      ...emulator.env,
+      ...(redisPassword === undefined ? {} : { OAA_REDIS_PASSWORD: redisPassword }),
+    },
     startEvent: 'scheduler.start',
   });
   processes.push(p);
@@ -108,6 +126,7 @@ afterEach(async () => {
   await killAll(processes);
   await redis?.stop();
   redis = undefined;
+  redisPassword = undefined;
   await work.remove();
 });
 
@@ -295,5 +314,57 @@ describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
     const stats = await jobs<{ counts: Record<string, number>; workers: number }>('stats');
     expect(stats.counts).toMatchObject({ waiting: 0, active: 0, failed: 0, completed: 200 });
     expect(stats.workers).toBe(4);
+  });
+
+  it('updates the schedules in Redis when a scheduler reloads its config on SIGHUP', async () => {
+    redis = await startTestRedis();
+    const hourly = '0 0 * * * *';
+    await writeConfig([counter('a', { schedule: hourly }), counter('b', { schedule: hourly })]);
+    const sched = await scheduler();
+    expect((await jobs<{ schedules: string[] }>('stats')).schedules).toEqual(['a', 'b']);
+    await writeConfig([
+      counter('a', { schedule: hourly }),
+      counter('c', { schedule: hourly, timezone: 'Europe/Berlin' }),
+    ]);
+    sched.signal('SIGHUP');
+    await until('the reload', () => sched.log.find((l) => l['event'] === 'config.reload'), { context: logs });
+    expect(sched.log.find((l) => l['event'] === 'config.reload')).toMatchObject({ ok: true });
+    expect((await jobs<{ schedules: string[] }>('stats')).schedules).toEqual(['a', 'c']);
+    // Each schedule has its next tick queued once, as a delayed job.
+    const delayed = await jobs<JobRow[]>('list', '--state', 'delayed');
+    expect(delayed.map((j) => j.connectorId).sort()).toEqual(['a', 'c']);
+  });
+
+  it('returns the in-flight job to the queue when SIGTERM outlasts the grace period; a password-protected Redis', async () => {
+    redisPassword = 'fleet-redis-pw-4c1f9';
+    redis = await startTestRedis({ password: redisPassword });
+    await writeConfig([counter('held')]);
+    const first = await worker(['--grace-seconds', '1']);
+    // The push waits a minute in the emulator: longer than the grace period.
+    await emulator.admin.faults.add({ method: 'POST', path: '*:push', latency_ms: 60_000, count: 1 });
+    const [job] = await jobs<JobRow[]>('enqueue', 'held');
+    await until(
+      'the push to reach the emulator',
+      async () => ((await emulator.admin.faults.list()).length === 0 ? true : undefined),
+      { context: logs },
+    );
+    first.signal('SIGTERM');
+    expect(await first.exited).toBe(130);
+    expect(first.log.find((l) => l['event'] === 'run.returned')).toMatchObject({ jobId: job!.id });
+    // Back in the queue, not counted as a failed attempt.
+    expect(await jobs<JobRow>('show', job!.id)).toMatchObject({ state: 'waiting', attemptsMade: 0 });
+    await worker();
+    await until(
+      'another worker to run it',
+      async () => ((await jobs<JobRow>('show', job!.id)).state === 'completed' ? true : undefined),
+      { timeoutMs: 60_000, intervalMs: 500, context: logs },
+    );
+    expect(await pushes()).toHaveLength(1);
+    // Neither the Redis password nor the API key shows in any log line or job.
+    const shown = JSON.stringify(await jobs('show', job!.id));
+    for (const text of [shown, first.stderr(), ...processes.map((p) => p.stderr())]) {
+      expect(text).not.toContain(redisPassword);
+      expect(text).not.toContain(emulator.apiKey);
+    }
   });
 });

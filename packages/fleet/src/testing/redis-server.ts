@@ -17,6 +17,8 @@ import { Redis } from 'ioredis';
 export interface TestRedisOptions {
   /** Append-only file with fsync on every write, so a restart keeps everything. Default false. */
   persistence?: boolean;
+  /** `requirepass`: clients must give this password (the URL does not carry it). */
+  password?: string;
 }
 
 /** A running test Redis; `stop()` it after. */
@@ -41,11 +43,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function answers(port: number, deadline: number): Promise<void> {
+async function answers(port: number, deadline: number, password: string | undefined): Promise<void> {
   for (;;) {
     const redis = new Redis({
       port,
       host: '127.0.0.1',
+      ...(password === undefined ? {} : { password }),
       lazyConnect: true,
       maxRetriesPerRequest: 0,
       retryStrategy: () => null,
@@ -95,7 +98,7 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
   const start = async (): Promise<void> => {
     child = spawn('redis-server', args, { stdio: 'ignore' });
     child.once('error', () => undefined);
-    await answers(port, Date.now() + 30_000);
+    await answers(port, Date.now() + 30_000, options.password);
   };
   const kill = async (): Promise<void> => {
     const running = child;

@@ -42,12 +42,15 @@ async function writeConfig(connectors: Record<string, unknown>[]): Promise<void>
 
 /** The password of a test's Redis, when it has one: given to processes as OAA_REDIS_PASSWORD. */
 let redisPassword: string | undefined;
+/** More environment for every process of a test (the CA of a TLS Redis). */
+let extraEnv: Record<string, string> = {};
 
 function env(): Record<string, string> {
   return {
     ...emulator.env,
     OAA_QUEUE_URL: redis!.url,
     ...(redisPassword === undefined ? {} : { OAA_REDIS_PASSWORD: redisPassword }),
+    ...extraEnv,
   };
 }
 
@@ -127,6 +130,7 @@ afterEach(async () => {
   await redis?.stop();
   redis = undefined;
   redisPassword = undefined;
+  extraEnv = {};
   await work.remove();
 });
 
@@ -366,5 +370,23 @@ describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
       expect(text).not.toContain(redisPassword);
       expect(text).not.toContain(emulator.apiKey);
     }
+  });
+
+  it('works over TLS (rediss://), verifying the server certificate', async () => {
+    redis = await startTestRedis({ tls: true });
+    await writeConfig([counter('secure')]);
+    // Without the CA, the certificate is refused: Redis is unavailable, nothing runs.
+    const refused = await oaa(['jobs', 'stats', '--json'], { cwd: work.dir, env: env() });
+    expect(refused.code).toBe(4);
+    expect(json<{ error: { code: string } }>(refused).error.code).toBe('REDIS_UNAVAILABLE');
+    extraEnv = { NODE_EXTRA_CA_CERTS: redis.caFile! };
+    await worker();
+    const [job] = await jobs<JobRow[]>('enqueue', 'secure');
+    await until(
+      'the job to complete over TLS',
+      async () => ((await jobs<JobRow>('show', job!.id)).state === 'completed' ? true : undefined),
+      { timeoutMs: 60_000, intervalMs: 500, context: logs },
+    );
+    expect(await pushes()).toHaveLength(1);
   });
 });

@@ -413,4 +413,22 @@ describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
     );
     expect(await pushes()).toHaveLength(1);
   });
+
+  it('runs each connector on a worker whose --connectors pattern matches it', async () => {
+    redis = await startTestRedis();
+    await writeConfig([counter('eu-hr'), counter('us-hr')]);
+    const eu = await worker(['--connectors', 'eu-*']);
+    const us = await worker(['--connectors', 'us-*']);
+    const added = await jobs<JobRow[]>('enqueue', 'eu-hr', 'us-hr', 'eu-hr');
+    await until(
+      'the three jobs to complete',
+      async () => ((await jobs<JobRow[]>('list', '--state', 'completed')).length === 3 ? true : undefined),
+      { timeoutMs: 60_000, intervalMs: 500, context: logs },
+    );
+    const ran = (p: FleetProcess): string[] =>
+      p.log.filter((l) => l['event'] === 'run.end').map((l) => String(l['connector']));
+    expect(ran(eu)).toEqual(['eu-hr', 'eu-hr']);
+    expect(ran(us)).toEqual(['us-hr']);
+    expect(added).toHaveLength(3);
+  });
 });

@@ -317,6 +317,9 @@ describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
       worker(['--concurrency', '2']),
       worker(['--concurrency', '2']),
     ]);
+    const health = await fetch(`${workers[0].url}/healthz`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toMatchObject({ status: 'ok', redis: 'ready', concurrency: 2, running: [] });
     const depth = async (): Promise<number | undefined> =>
       (await readMetrics(workers[0].url)).get('oaa_fleet_queue_depth');
     expect(await depth()).toBe(0);

@@ -17,7 +17,8 @@ module.exports = {
     },
     {
       name: 'fleet-above-runner-below-cli',
-      comment: 'core <- client <- runner <- fleet <- cli: the runner and the single-machine daemon never load Redis code',
+      comment:
+        'core <- client <- runner <- fleet <- cli: the runner and the single-machine daemon never load Redis code',
       severity: 'error',
       from: { path: '^packages/fleet/src/', pathNot: '[.]test[.]ts$|/test-support/' },
       to: { path: '^packages/(emulator|cli)/' },

@@ -38,11 +38,14 @@ export async function startFleetProcess(options: {
     }
   });
   let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve((exitCode = code))));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => resolve((exitCode = code))),
+  );
   const started = await until(
     `oaa ${options.args[0] ?? ''} to start`,
     () => {
-      if (exitCode !== undefined) throw new Error(`oaa ${options.args.join(' ')} exited (${exitCode}):\n${stderr}`);
+      if (exitCode !== undefined)
+        throw new Error(`oaa ${options.args.join(' ')} exited (${exitCode}):\n${stderr}`);
       return log.find((l) => l['event'] === options.startEvent);
     },
     { intervalMs: 100, timeoutMs: 60_000, context: () => stderr },

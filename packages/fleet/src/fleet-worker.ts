@@ -120,6 +120,10 @@ class RunningWorker implements FleetWorker {
     if (data.jitterSeconds && !data.jittered) {
       const delayMs = Math.floor(Math.random() * data.jitterSeconds * 1000);
       await job.updateData({ ...data, jittered: true });
+      this.options.logger.info(
+        { event: 'run.jittered', jobId: job.id, connector: connectorId, delayMs },
+        `jitter: running in ${delayMs} ms`,
+      );
       if (delayMs > 0) {
         await job.moveToDelayed(Date.now() + delayMs, token);
         throw new DelayedError();

@@ -434,4 +434,31 @@ describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
     expect(ran(us)).toEqual(['us-hr']);
     expect(added).toHaveLength(3);
   });
+
+  it('delays each scheduled run by a random part of the connector jitter, without running a tick twice', async () => {
+    redis = await startTestRedis();
+    await writeConfig([counter('jit', { schedule: EVERY_SECOND, jitterSeconds: 2 })]);
+    const w = await worker(['--concurrency', '4']);
+    await scheduler();
+    const ended = (): Record<string, unknown>[] => w.log.filter((l) => l['event'] === 'run.end');
+    await until('four runs', () => (ended().length >= 4 ? true : undefined), {
+      timeoutMs: 60_000,
+      context: logs,
+    });
+    await stopAll();
+    for (const end of ended()) {
+      const jittered = w.log.find((l) => l['event'] === 'run.jittered' && l['jobId'] === end['jobId']);
+      const start = w.log.find((l) => l['event'] === 'run.start' && l['jobId'] === end['jobId']);
+      const delayMs = Number(jittered?.['delayMs']);
+      expect(delayMs).toBeGreaterThanOrEqual(0);
+      expect(delayMs).toBeLessThan(2_000);
+      // The run starts no earlier than its jitter allows.
+      expect(Number(start?.['time'])).toBeGreaterThanOrEqual(Number(jittered?.['time']) + delayMs);
+    }
+    const jitteredJobs = w.log.filter((l) => l['event'] === 'run.jittered').map((l) => l['jobId']);
+    expect(new Set(jitteredJobs).size).toBe(jitteredJobs.length);
+    expect((await readFleetState(redis.url, 'jit'))?.connectorState).toEqual({
+      runs: (await pushes()).length,
+    });
+  });
 });

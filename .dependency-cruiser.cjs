@@ -6,20 +6,34 @@ module.exports = {
       name: 'core-has-no-network-or-upper-layers',
       severity: 'error',
       from: { path: '^packages/core/' },
-      to: { path: '^packages/(client|runner|emulator|cli)/' },
+      to: { path: '^packages/(client|runner|emulator|cli|fleet)/' },
     },
     {
       name: 'runner-never-imports-emulator-or-cli',
       comment: 'the CLI is the composition root that wires the embedded emulator in (tests may start one)',
       severity: 'error',
       from: { path: '^packages/runner/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      to: { path: '^packages/(emulator|cli|fleet)/' },
+    },
+    {
+      name: 'fleet-above-runner-below-cli',
+      comment:
+        'core <- client <- runner <- fleet <- cli: the runner and the single-machine daemon never load Redis code',
+      severity: 'error',
+      from: { path: '^packages/fleet/src/', pathNot: '[.]test[.]ts$|/test-support/' },
       to: { path: '^packages/(emulator|cli)/' },
+    },
+    {
+      name: 'only-fleet-and-cli-load-redis',
+      severity: 'error',
+      from: { path: '^packages/(core|client|runner|emulator)/src/' },
+      to: { path: 'node_modules/(bullmq|ioredis)/' },
     },
     {
       name: 'client-imports-core-only',
       severity: 'error',
       from: { path: '^packages/client/src/', pathNot: '[.]test[.]ts$|/test-support/' },
-      to: { path: '^packages/(runner|emulator|cli)/' },
+      to: { path: '^packages/(runner|emulator|cli|fleet)/' },
     },
     {
       name: 'emulator-imports-core-only',

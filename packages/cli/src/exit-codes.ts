@@ -5,6 +5,8 @@
 import { isOaaError } from '@oaakit/core';
 import type { OaaError, OaaErrorCode } from '@oaakit/core';
 import type {} from './error-codes.js';
+// The fleet's codes are registered by its module; a type import brings them in.
+import type {} from '@oaakit/fleet';
 
 /** Every exit code `oaa` uses. */
 export const EXIT = {
@@ -87,6 +89,7 @@ const BY_CODE = {
   TARGET_MISSING: EXIT.CONFIG,
   STATE_LOCKED: EXIT.STATE,
   STATE_CORRUPT: EXIT.STATE,
+  STATE_CONFLICT: EXIT.STATE,
   CHECK_FAILED: EXIT.CONNECTOR,
   EXTRACT_FAILED: EXIT.CONNECTOR,
   STATE_VALUE_INVALID: EXIT.CONNECTOR,
@@ -101,6 +104,12 @@ const BY_CODE = {
   DAEMON_LISTEN_FAILED: EXIT.CONFIG,
   DAEMON_STOPPING: EXIT.ERROR,
   UNEXPECTED: EXIT.ERROR,
+  // fleet
+  QUEUE_URL_INVALID: EXIT.USAGE,
+  REDIS_UNAVAILABLE: EXIT.SERVICE,
+  PATTERN_INVALID: EXIT.USAGE,
+  JOB_NOT_FOUND: EXIT.NOT_FOUND,
+  JOB_STATE: EXIT.USAGE,
   // runner: plugin scaffold
   PLUGIN_NAME_INVALID: EXIT.USAGE,
   TARGET_NOT_EMPTY: EXIT.USAGE,

@@ -25,6 +25,8 @@ export const RUNNER_ERROR_CODES = {
   STATE_LOCKED: 'STATE_LOCKED',
   /** A state file could not be read back (hand-edited or from an incompatible version). */
   STATE_CORRUPT: 'STATE_CORRUPT',
+  /** Another run committed this data source's state after this run read it (a run that outlived its lock). */
+  STATE_CONFLICT: 'STATE_CONFLICT',
   /** The connector's `check` failed. */
   CHECK_FAILED: 'CHECK_FAILED',
   /** A value a connector gave `ctx.state.set` that is not JSON. */

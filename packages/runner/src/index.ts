@@ -21,7 +21,7 @@ export {
 } from './config/load-config.js';
 
 // Credentials and secrets
-export { deleteApiKey, getApiKey, saveApiKey } from './credentials/keychain.js';
+export { deleteApiKey, getApiKey, readKeychain, saveApiKey } from './credentials/keychain.js';
 export {
   deleteOAuthLogin,
   getOAuthLogin,
@@ -43,6 +43,15 @@ export type { SecretSources } from './credentials/secrets.js';
 export { StateStore, type SnapshotWriter, type StateCommit } from './state/state-store.js';
 export type { PreviousHashes } from './state/entity-hashes.js';
 export { type StoredState } from './state/stored-state.js';
+export { DirectoryBackend } from './state/directory-backend.js';
+export type {
+  BackendLockOptions,
+  EntryCommit,
+  EntryWriter,
+  StateBackend,
+  VersionedEntry,
+} from './state/state-backend.js';
+export { stateConflict } from './state/state-conflict.js';
 export type { AcquireLockOptions, HeldLock, LockHolder } from './state/lock.js';
 export { writeFileAtomic } from './state/atomic-write.js';
 
@@ -69,6 +78,7 @@ export {
 export {
   checkConfiguredConnector,
   type CheckConfiguredOptions,
+  findConnectorEntry,
   runConfiguredConnector,
   runConfiguredConnectors,
   type ConnectorOutcome,
@@ -86,6 +96,18 @@ export {
   type StopOutcome,
 } from './daemon/daemon.js';
 export type { ConnectorHealth, HealthReport } from './daemon/health.js';
+export {
+  checkScheduledConnectors,
+  isScheduled,
+  reloadDaemonConfig,
+  type ScheduledEntry,
+} from './daemon/daemon-config.js';
+export {
+  startStatusServer,
+  type StatusResponse,
+  type StatusServer,
+  type StatusServerOptions,
+} from './daemon/status-server.js';
 export type { ConnectorPhase } from './daemon/scheduler.js';
 export { DAEMON_RUN_STATUSES, type DaemonRunStatus, type RunRecord } from './daemon/run-record.js';
 

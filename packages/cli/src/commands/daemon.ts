@@ -1,11 +1,17 @@
 import { once } from 'node:events';
-import { Writable } from 'node:stream';
 import { Flags } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
-import { scrub } from '../output/render-error.js';
+import type { LoadedConfig } from '@oaakit/runner';
+import { queueFlag, queueTarget, targetSecrets } from '../fleet/queue-flags.js';
+import { commandLogger, logFlags } from '../run/command-logger.js';
 import { ServiceCommand } from '../service-command.js';
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** The flags the scheduler of a fleet reads. */
+type SchedulerFlags = Parameters<typeof commandLogger>[0] & {
+  queue?: string | undefined;
+  attempts?: number | undefined;
+  'backoff-seconds'?: number | undefined;
+};
 
 /** How long an exit may wait for runs that ignored their abort before the process ends anyway. */
 const FORCED_EXIT_MS = 5_000;
@@ -21,7 +27,13 @@ while its run is still going is skipped and counted; --concurrency limits runs a
 Serves GET /healthz (JSON; 503 while stopping) and GET /metrics (Prometheus text). Logs JSON lines
 on stderr. SIGHUP reloads the config (a bad one is logged and the old one kept). SIGTERM or Ctrl-C
 stops scheduling, waits up to --grace-seconds for runs in progress, then aborts them (their state
-is unchanged) and exits non-zero. Without a target the embedded emulator is used.`;
+is unchanged) and exits non-zero. Without a target the embedded emulator is used.
+
+With --queue the daemon is the scheduler of a fleet instead: each connector's schedule becomes a
+BullMQ job scheduler in that Redis (time zone kept; the jitter is taken by the worker that runs the
+job), and \`oaa worker\` processes run the jobs. Several schedulers may run at once: each tick still
+makes one job. SIGHUP reloads the config and updates the schedules (a connector removed from the
+config loses its schedule). It needs no service credentials; the workers resolve them.`;
 
   static override examples = [
     { description: 'Run ./oaa.config.yaml on its schedules', command: '<%= config.bin %> <%= command.id %>' },
@@ -29,6 +41,11 @@ is unchanged) and exits non-zero. Without a target the embedded emulator is used
       description: 'Metrics on all interfaces, two runs at a time, one minute to finish at shutdown',
       command:
         '<%= config.bin %> <%= command.id %> --config /etc/oaa/oaa.config.yaml --host 0.0.0.0 --concurrency 2 --grace-seconds 60',
+    },
+    {
+      description: 'Schedule the connectors on a fleet (run `oaa worker` on each host)',
+      command:
+        'OAA_REDIS_PASSWORD=... <%= config.bin %> <%= command.id %> --queue redis://redis.internal:6379/0',
     },
   ];
 
@@ -56,17 +73,20 @@ is unchanged) and exits non-zero. Without a target the embedded emulator is used
       min: 0,
       max: 3600,
     }),
-    'log-level': Flags.option({
-      options: LOG_LEVELS,
-      default: 'info',
-      env: 'OAA_LOG_LEVEL',
-      description: 'lowest level logged',
-    })(),
-    'log-format': Flags.option({
-      options: ['json', 'pretty'] as const,
-      default: 'json',
-      description: 'JSON lines, or readable lines for a terminal',
-    })(),
+    ...logFlags,
+    queue: queueFlag,
+    attempts: Flags.integer({
+      description: 'with --queue: attempts per run job, the first included (default 3)',
+      min: 1,
+      max: 100,
+      helpGroup: 'FLEET',
+    }),
+    'backoff-seconds': Flags.integer({
+      description: 'with --queue: delay before the first retry, doubled for each further one (default 30)',
+      min: 0,
+      max: 86_400,
+      helpGroup: 'FLEET',
+    }),
   };
 
   async run(): Promise<undefined> {
@@ -74,7 +94,7 @@ is unchanged) and exits non-zero. Without a target the embedded emulator is used
     // Asking for the signal now makes SIGTERM and Ctrl-C stop the daemon gracefully from here on.
     const { signal } = this;
     // Loaded here, not at the top: oclif imports every command module at start-up.
-    const { createLogger, loadConfig, startDaemon } = await import('@oaakit/runner');
+    const { loadConfig, startDaemon } = await import('@oaakit/runner');
     // Installed first: without a handler, SIGHUP would end the process. It reloads once started.
     const hangup: { reload?: () => void } = {};
     const onHangup = (): void => hangup.reload?.();
@@ -82,22 +102,13 @@ is unchanged) and exits non-zero. Without a target the embedded emulator is used
     this.onCleanup(() => void process.off('SIGHUP', onHangup));
 
     const loaded = await loadConfig(flags.config === undefined ? {} : { path: flags.config });
+    if (flags.queue !== undefined || process.env['OAA_QUEUE_URL'])
+      return this.schedule(flags, loaded, signal, hangup);
     const connection = await this.connect(flags, loaded.config.target);
     const secrets = [connection.apiKey, flags['api-key'], process.env['OAA_API_KEY']].filter(
       (s): s is string => s !== undefined,
     );
-    const logger = createLogger({
-      level: flags['log-level'],
-      pretty: flags['log-format'] === 'pretty',
-      colorize: flags['log-format'] === 'pretty' && process.stderr.isTTY,
-      // Redaction by key is the logger's; this catches a key that shows up inside a message.
-      destination: new Writable({
-        write(chunk: Buffer, _encoding, done) {
-          process.stderr.write(scrub(chunk.toString('utf8'), secrets));
-          done();
-        },
-      }),
-    });
+    const logger = await commandLogger(flags, secrets);
     const daemon = await startDaemon({
       loaded,
       client: connection.client,
@@ -125,6 +136,33 @@ is unchanged) and exits non-zero. Without a target the embedded emulator is used
         },
       );
     }
+    return undefined;
+  }
+
+  /** `--queue`: the connectors' schedules as BullMQ job schedulers, until stopped. */
+  private async schedule(
+    flags: SchedulerFlags,
+    loaded: LoadedConfig,
+    signal: AbortSignal,
+    hangup: { reload?: () => void },
+  ): Promise<undefined> {
+    const target = await queueTarget(flags.queue);
+    const secrets = targetSecrets(target);
+    for (const secret of secrets) this.addSecret(secret);
+    const logger = await commandLogger(flags, secrets);
+    const { startFleetScheduler } = await import('@oaakit/fleet');
+    const scheduler = await startFleetScheduler({
+      target,
+      loaded,
+      logger,
+      retry: {
+        ...(flags.attempts === undefined ? {} : { attempts: flags.attempts }),
+        ...(flags['backoff-seconds'] === undefined ? {} : { backoffMs: flags['backoff-seconds'] * 1000 }),
+      },
+    });
+    hangup.reload = () => void scheduler.reload();
+    if (!signal.aborted) await once(signal, 'abort');
+    await scheduler.stop();
     return undefined;
   }
 }

@@ -20,7 +20,7 @@ export interface StatusServerOptions {
   port: number;
   host: string;
   /** Path (`/healthz`) -> answer, computed on every request. */
-  routes: Readonly<Record<string, () => StatusResponse>>;
+  routes: Readonly<Record<string, () => StatusResponse | Promise<StatusResponse>>>;
 }
 
 /** A listening status server. */
@@ -53,11 +53,10 @@ function handle(routes: StatusServerOptions['routes'], req: IncomingMessage, res
     res.setHeader('allow', 'GET, HEAD');
     return answer(res, text(405, 'method not allowed'), false);
   }
-  try {
-    answer(res, route(), head);
-  } catch (error) {
-    answer(res, text(500, `internal error: ${(error as Error).message}`), head);
-  }
+  new Promise<StatusResponse>((resolve) => resolve(route())).then(
+    (response) => answer(res, response, head),
+    (error: unknown) => answer(res, text(500, `internal error: ${(error as Error).message}`), head),
+  );
 }
 
 function urlOf(address: AddressInfo): string {

@@ -8,10 +8,8 @@
  * read by hashing that payload.
  */
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
+import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip, gunzip } from 'node:zlib';
@@ -163,8 +161,8 @@ export class EntityHashWriter {
   }
 }
 
-async function readHashLines(path: string): Promise<PreviousHashes> {
-  const lines = createInterface({ input: createReadStream(path).pipe(createGunzip()), crlfDelay: Infinity });
+async function readHashLines(data: Buffer): Promise<PreviousHashes> {
+  const lines = createInterface({ input: Readable.from([data]).pipe(createGunzip()), crlfDelay: Infinity });
   let previous: PreviousHashes | undefined;
   let header: string | undefined;
   const scopes: string[] = [];
@@ -198,8 +196,8 @@ async function readHashLines(path: string): Promise<PreviousHashes> {
 }
 
 /** The hashes of a payload snapshot written by an earlier version (the gzip JSON payload). */
-async function hashPayloadFile(path: string, template: Template): Promise<PreviousHashes> {
-  const payload = JSON.parse((await gunzipAsync(await readFile(path))).toString('utf8')) as JsonObject;
+async function hashPayloadFile(data: Buffer, template: Template): Promise<PreviousHashes> {
+  const payload = JSON.parse((await gunzipAsync(data)).toString('utf8')) as JsonObject;
   const previous: PreviousHashes = { header: '', byKind: new Map(), labels: new Map() };
   const hashed = hashAsRead(template, payload, (e) =>
     store(previous, e.kind, e.scope, e.key, e.own, e.label),
@@ -209,7 +207,14 @@ async function hashPayloadFile(path: string, template: Template): Promise<Previo
   return previous;
 }
 
-/** Reads a snapshot of either format; throws with the reason when it cannot. */
-export async function readEntityHashes(path: string, template: Template): Promise<PreviousHashes> {
-  return path.endsWith(ENTITY_HASHES_SUFFIX) ? readHashLines(path) : hashPayloadFile(path, template);
+/**
+ * Reads a snapshot of either format, told apart by its entry name; throws with the reason when it
+ * cannot.
+ */
+export async function readEntityHashes(
+  name: string,
+  data: Buffer,
+  template: Template,
+): Promise<PreviousHashes> {
+  return name.endsWith(ENTITY_HASHES_SUFFIX) ? readHashLines(data) : hashPayloadFile(data, template);
 }

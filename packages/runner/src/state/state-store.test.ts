@@ -115,6 +115,22 @@ describe('StateStore', () => {
     });
   });
 
+  it('refuses a commit of a run that read the state before another run committed (STATE_CONFLICT)', async () => {
+    await commitPayload('aa11', { employees: [{ id: '1' }] });
+    const late = new StateStore(root);
+    expect(await late.read('hr')).toMatchObject({ digest: 'aa11' });
+    await store.read('hr');
+    await commitPayload('bb22', { employees: [{ id: '2' }] });
+    await expect(late.commit('hr', { state: state('cc33', 'snapshot-bb22.json.gz') })).rejects.toMatchObject({
+      code: 'STATE_CONFLICT',
+    });
+    expect(await store.read('hr')).toMatchObject({ digest: 'bb22' });
+    // A store that read the newer state commits over it.
+    await late.read('hr');
+    await late.commit('hr', { state: state('cc33', 'snapshot-bb22.json.gz') });
+    expect(await store.read('hr')).toMatchObject({ digest: 'cc33' });
+  });
+
   it('leaves nothing behind for a snapshot that is discarded', async () => {
     await commitPayload('aa11', {});
     const before = (await readdir(store.dirOf('hr'))).sort();

@@ -1,32 +1,29 @@
 /**
- * The state directory: one subdirectory per connector entry, holding `state.json` (ids, digest,
- * counts, the connector's saved values), the snapshot of the last push (one hash per entity, for
- * diffs; see `entity-hashes.ts`),
- * `last-run.json` (the last successful run's report) and `lock`. Every write is atomic; nothing
- * changes unless a run commits.
+ * The state of a config's connectors: per connector `state.json` (ids, digest, counts, the
+ * connector's saved values), the snapshot of the last push (one hash per entity, for diffs; see
+ * `entity-hashes.ts`), `last-run.json` (the last successful run's report) and a lock. The entries
+ * live in a {@link StateBackend}: the state directory by default, Redis for a fleet of workers.
+ * Nothing changes unless a run commits, and a commit is refused when another run committed since
+ * this one read the state.
  */
-import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
 import { OaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
-import { TEMP_MARKER, openAtomicFile, writeFileAtomic } from './atomic-write.js';
+import { DirectoryBackend } from './directory-backend.js';
 import { ENTITY_HASHES_SUFFIX, readEntityHashes } from './entity-hashes.js';
 import type { PreviousHashes } from './entity-hashes.js';
-import type { AtomicFileWriter } from './atomic-write.js';
-import { acquireLock } from './lock.js';
 import type { AcquireLockOptions, HeldLock } from './lock.js';
+import type { EntryWriter, StateBackend } from './state-backend.js';
 import { STATE_FORMAT_VERSION, storedStateSchema } from './stored-state.js';
 import type { StoredState } from './stored-state.js';
 
 const STATE_FILE = 'state.json';
 const REPORT_FILE = 'last-run.json';
-const LOCK_FILE = 'lock';
 /** Snapshots: entity hashes, or (written by earlier versions) the gzip payload. */
 const SNAPSHOT = /^snapshot-[0-9a-f]+\.(?:hashes|json)\.gz$/;
 
 /** A snapshot being written; it becomes visible only through a `commit` naming it. */
-export interface SnapshotWriter extends AtomicFileWriter {
-  /** File name to put in `StoredState.snapshot`. */
+export interface SnapshotWriter extends EntryWriter {
+  /** Entry name to put in `StoredState.snapshot`. */
   readonly name: string;
 }
 
@@ -39,75 +36,75 @@ export interface StateCommit {
   snapshot?: SnapshotWriter;
 }
 
-function corrupt(path: string, reason: string, cause?: unknown): OaaError {
-  return new OaaError(`state file ${path} cannot be read: ${reason}`, {
+function corrupt(location: string, reason: string, cause?: unknown): OaaError {
+  return new OaaError(`state file ${location} cannot be read: ${reason}`, {
     code: RUNNER_ERROR_CODES.STATE_CORRUPT,
-    details: { path, reason },
-    hints: [`delete ${path} (the next run then pushes everything and starts the diff history afresh)`],
+    details: { path: location, reason },
+    hints: [`delete ${location} (the next run then pushes everything and starts the diff history afresh)`],
     ...(cause === undefined ? {} : { cause }),
   });
 }
 
+function json(value: unknown): Buffer {
+  return Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
+}
+
 /**
- * The state directory of a config.
+ * The state of a config's connectors, in a directory (a path) or another backend.
  *
  * @example
  * const store = new StateStore(loaded.stateDir);
  * const last = await store.read('hr');
  */
 export class StateStore {
-  constructor(readonly root: string) {}
+  /** The backend the entries live in. */
+  readonly backend: StateBackend;
+  /** Version of each connector's entries as `read` saw them; a commit expects it unchanged. */
+  private readonly seen = new Map<string, string>();
+  /** Locks this store holds, so a commit can prove it still holds its lock where the backend fences. */
+  private readonly held = new Map<string, HeldLock>();
 
-  /** The directory of one connector entry. */
+  constructor(rootOrBackend: string | StateBackend) {
+    this.backend = typeof rootOrBackend === 'string' ? new DirectoryBackend(rootOrBackend) : rootOrBackend;
+  }
+
+  /** The state directory (a directory backend's root; empty for other backends). */
+  get root(): string {
+    return this.backend instanceof DirectoryBackend ? this.backend.root : '';
+  }
+
+  /** Where a connector's state lives: its directory, or the backend's location of it. */
   dirOf(connectorId: string): string {
-    if (!/^[A-Za-z0-9][\w.-]*$/.test(connectorId) || connectorId.includes('..')) {
-      throw new OaaError(`connector id ${JSON.stringify(connectorId)} cannot name a state directory`, {
-        code: RUNNER_ERROR_CODES.CONFIG_INVALID,
-      });
-    }
-    return join(this.root, connectorId);
+    return this.backend.locationOf(connectorId);
   }
 
   /** Connector ids that have state. */
-  async list(): Promise<string[]> {
-    try {
-      const entries = await readdir(this.root, { withFileTypes: true });
-      return entries
-        .filter((e) => e.isDirectory())
-        .map((e) => e.name)
-        .sort();
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw error;
-    }
+  list(): Promise<string[]> {
+    return this.backend.connectors();
   }
 
   /** The last committed state, or undefined before the first successful run. */
   async read(connectorId: string): Promise<StoredState | undefined> {
-    const path = join(this.dirOf(connectorId), STATE_FILE);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const location = this.backend.locationOf(connectorId, STATE_FILE);
+    const { data, version } = await this.backend.read(connectorId, STATE_FILE);
+    this.seen.set(connectorId, version);
+    if (data === undefined) return undefined;
     let value: unknown;
     try {
-      value = JSON.parse(text);
+      value = JSON.parse(data.toString('utf8'));
     } catch (cause) {
-      throw corrupt(path, 'not JSON', cause);
+      throw corrupt(location, 'not JSON', cause);
     }
-    const version = (value as { version?: unknown } | null)?.version;
-    if (typeof version === 'number' && version > STATE_FORMAT_VERSION) {
+    const stored = (value as { version?: unknown } | null)?.version;
+    if (typeof stored === 'number' && stored > STATE_FORMAT_VERSION) {
       throw corrupt(
-        path,
-        `written by a newer oaakit (format ${version}; this one reads ${STATE_FORMAT_VERSION})`,
+        location,
+        `written by a newer oaakit (format ${stored}; this one reads ${STATE_FORMAT_VERSION})`,
       );
     }
     const parsed = storedStateSchema.safeParse(value);
     if (!parsed.success)
-      throw corrupt(path, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      throw corrupt(location, parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
     return parsed.data;
   }
 
@@ -116,85 +113,84 @@ export class StateStore {
    * gzip payload) is hashed as it is read.
    */
   async readSnapshot(connectorId: string, state: StoredState): Promise<PreviousHashes> {
-    const path = join(this.dirOf(connectorId), state.snapshot);
+    const location = this.backend.locationOf(connectorId, state.snapshot);
     try {
-      return await readEntityHashes(path, state.template);
+      const { data } = await this.backend.read(connectorId, state.snapshot);
+      if (data === undefined) throw new Error('the snapshot is missing');
+      return await readEntityHashes(state.snapshot, data, state.template);
     } catch (cause) {
-      throw corrupt(path, (cause as Error).message, cause);
+      throw corrupt(location, (cause as Error).message, cause);
     }
   }
 
   /** The report of the last successful run, or undefined. */
   async readReport(connectorId: string): Promise<unknown> {
-    try {
-      return JSON.parse(await readFile(join(this.dirOf(connectorId), REPORT_FILE), 'utf8')) as unknown;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
+    const { data } = await this.backend.read(connectorId, REPORT_FILE);
+    return data === undefined ? undefined : (JSON.parse(data.toString('utf8')) as unknown);
   }
 
-  /** Takes the data source's lock; see `acquireLock` for waiting and stale locks. */
+  /** Takes the data source's lock; see `acquireLock` (directory) for waiting and stale locks. */
   async lock(connectorId: string, options: Omit<AcquireLockOptions, 'subject'> = {}): Promise<HeldLock> {
-    const dir = this.dirOf(connectorId);
-    await mkdir(dir, { recursive: true });
-    return acquireLock(join(dir, LOCK_FILE), {
+    const lock = await this.backend.lock(connectorId, {
       ...options,
       subject: `the state of connector "${connectorId}"`,
     });
+    this.held.set(connectorId, lock);
+    return {
+      path: lock.path,
+      holder: lock.holder,
+      release: async () => {
+        if (this.held.get(connectorId) === lock) this.held.delete(connectorId);
+        await lock.release();
+      },
+    };
   }
 
   /**
    * Starts writing a snapshot (entity hashes, see `EntityHashWriter`) named by `id` (hex). It is
-   * written to a temporary file beside its name until `commit` moves it into place.
+   * invisible until `commit` names it.
    */
   async openSnapshot(connectorId: string, id: string): Promise<SnapshotWriter> {
-    const dir = this.dirOf(connectorId);
-    await mkdir(dir, { recursive: true });
     const name = `snapshot-${id.slice(0, 32)}${ENTITY_HASHES_SUFFIX}`;
-    const writer = await openAtomicFile(join(dir, name));
+    const writer = await this.backend.open(connectorId, name);
     return Object.assign(writer, { name });
   }
 
   /**
-   * Makes a run's outcome the new state: the snapshot first, then `state.json` (which names it),
-   * then the report; then removes snapshots no longer named and debris of interrupted writes.
-   * Call it holding the lock.
+   * Makes a run's outcome the new state in one commit: the snapshot first, then `state.json`
+   * (which names it), then the report, then the removal of snapshots no longer named. Refused
+   * (`STATE_CONFLICT`) when another run committed since this store's `read`. Call it holding the lock.
    */
   async commit(connectorId: string, commit: StateCommit): Promise<void> {
-    const dir = this.dirOf(connectorId);
-    await mkdir(dir, { recursive: true });
-    if (commit.snapshot !== undefined) await commit.snapshot.commit();
-    await writeFileAtomic(join(dir, STATE_FILE), `${JSON.stringify(commit.state, null, 2)}\n`);
-    if (commit.report !== undefined)
-      await writeFileAtomic(join(dir, REPORT_FILE), `${JSON.stringify(commit.report, null, 2)}\n`);
-    await this.sweep(connectorId, commit.state.snapshot);
+    const keep = commit.state.snapshot;
+    const stale = (await this.backend.names(connectorId)).filter((n) => SNAPSHOT.test(n) && n !== keep);
+    const expectVersion = this.seen.get(connectorId);
+    const lock = this.held.get(connectorId);
+    const version = await this.backend.commit(connectorId, {
+      put: [
+        ...(commit.snapshot === undefined ? [] : [{ name: commit.snapshot.name, data: commit.snapshot }]),
+        { name: STATE_FILE, data: json(commit.state) },
+        ...(commit.report === undefined ? [] : [{ name: REPORT_FILE, data: json(commit.report) }]),
+      ],
+      remove: stale,
+      ...(expectVersion === undefined ? {} : { expectVersion }),
+      ...(lock === undefined ? {} : { lock }),
+    });
+    this.seen.set(connectorId, version);
+    await this.backend.sweep(connectorId);
   }
 
-  /** Removes snapshots other than `keep` and temporary files of interrupted writes. Call it holding the lock. */
+  /** Removes debris of interrupted writes and snapshots other than `keep`. Call it holding the lock. */
   async sweep(connectorId: string, keep?: string): Promise<void> {
-    const dir = this.dirOf(connectorId);
-    let names: string[];
-    try {
-      names = await readdir(dir);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-      throw error;
-    }
-    const debris = names.filter(
-      (n) =>
-        (n.includes(TEMP_MARKER) && !n.startsWith(`${LOCK_FILE}.`)) ||
-        (SNAPSHOT.test(n) && keep !== undefined && n !== keep),
-    );
-    await Promise.all(debris.map((n) => rm(join(dir, n), { force: true })));
+    await this.backend.sweep(connectorId);
+    if (keep === undefined) return;
+    const stale = (await this.backend.names(connectorId)).filter((n) => SNAPSHOT.test(n) && n !== keep);
+    if (stale.length > 0) await this.backend.commit(connectorId, { put: [], remove: stale });
   }
 
   /** Forgets a connector's state (the next run pushes everything). Call it holding the lock. */
   async reset(connectorId: string): Promise<boolean> {
-    const dir = this.dirOf(connectorId);
-    const names = await readdir(dir).catch(() => [] as string[]);
-    const removable = names.filter((n) => n !== LOCK_FILE && !n.startsWith(`${LOCK_FILE}.`));
-    await Promise.all(removable.map((n) => rm(join(dir, n), { force: true })));
-    return removable.includes(STATE_FILE);
+    this.seen.delete(connectorId);
+    return this.backend.reset(connectorId);
   }
 }

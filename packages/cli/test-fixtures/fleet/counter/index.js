@@ -1,0 +1,42 @@
+// Test fixture of the fleet (`oaa worker`): every run pushes a payload that differs from the last
+// one, because its description names the run's number, counted in the connector's saved state (`ctx.state`). With
+// the state shared in Redis, the pushed numbers go 1, 2, 3, ... whichever worker runs the connector.
+// `fail: true` makes every run fail while extracting.
+import { CONNECTOR_API_VERSION, defineConnector, z } from '@oaakit/core';
+
+const configSchema = z.strictObject({
+  fail: z.boolean().default(false),
+  /** Users in the payload besides the run's own, to make pushes bigger. */
+  users: z.number().int().min(0).max(100000).default(3),
+});
+
+async function extract(ctx) {
+  if (ctx.config.fail) throw new Error('the source system is down (fixture: fail is true)');
+  const run = (ctx.state.get('runs') ?? 0) + 1;
+  ctx.state.set('runs', run);
+  const names = Array.from({ length: ctx.config.users }, (_, i) => `user-${i}`);
+  return {
+    applications: [
+      {
+        name: 'Counter',
+        application_type: 'Counter',
+        description: `run ${run}`,
+        local_users: names.map((name) => ({ name, identities: [`${name}@example.com`] })),
+        local_groups: [],
+        local_roles: [],
+      },
+    ],
+    permissions: [],
+    identity_to_permissions: [],
+  };
+}
+
+export default defineConnector({
+  id: 'counter',
+  version: '0.0.1',
+  apiVersion: CONNECTOR_API_VERSION,
+  template: 'application',
+  description: 'oaa worker test fixture: a new payload on every run',
+  configSchema,
+  extract,
+});

@@ -1,0 +1,31 @@
+/**
+ * `oaa worker --connectors PATTERN`: which connectors a worker runs. A comma-separated list of
+ * globs over connector ids, `*` for any run of characters and `?` for one (`hr-*,scim-eu-?`).
+ */
+import { OaaError } from '@oaakit/core';
+import { FLEET_ERROR_CODES } from './fleet-codes.js';
+
+function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .split('')
+    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\-]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`);
+}
+
+/** A predicate over connector ids; everything when the pattern is undefined. */
+export function connectorMatcher(pattern: string | undefined): (connectorId: string) => boolean {
+  if (pattern === undefined) return () => true;
+  const globs = pattern.split(',').map((g) => g.trim());
+  const bad = globs.find((g) => !/^[a-z0-9._*?-]+$/.test(g));
+  if (bad !== undefined) {
+    throw new OaaError(`--connectors: ${JSON.stringify(bad)} is not a glob of connector ids`, {
+      code: FLEET_ERROR_CODES.PATTERN_INVALID,
+      hints: [
+        'comma-separated globs of lower-case ids, letters, digits, ".", "_", "-", "*" and "?": hr-*,scim-eu-?',
+      ],
+    });
+  }
+  const res = globs.map(globToRegExp);
+  return (id) => res.some((re) => re.test(id));
+}

@@ -1,0 +1,179 @@
+/**
+ * `oaa daemon --queue`: the connectors' cron schedules as BullMQ job schedulers. BullMQ keeps one
+ * next job per scheduler, with an id made of the scheduler id and the tick's time, so several
+ * scheduler processes upserting the same schedules (for availability) still make one job per tick.
+ * The scheduler upserts on start, on reload (removing the schedules of connectors that left the
+ * config), and again whenever its Redis connection comes back, which restores schedules a Redis
+ * without persistence lost.
+ */
+import { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { OaaError } from '@oaakit/core';
+import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from '@oaakit/runner';
+import type { LoadedConfig, Logger } from '@oaakit/runner';
+import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
+import type { RedisTarget } from './redis-url.js';
+import {
+  RETRY_DEFAULTS,
+  RUN_JOB_NAME,
+  SCHEDULER_PREFIX,
+  connectorOfScheduler,
+  runJobOptions,
+} from './run-jobs.js';
+import type { RetrySettings, RunJobData } from './run-jobs.js';
+
+/** Options of {@link startFleetScheduler}. */
+export interface FleetSchedulerOptions {
+  target: RedisTarget;
+  loaded: LoadedConfig;
+  logger: Logger;
+  retry?: Partial<RetrySettings>;
+}
+
+/** A running scheduler. */
+export interface FleetScheduler {
+  /** Reads the config file again and updates the schedules; a bad config is logged and kept out. */
+  reload(): Promise<{ ok: true } | { ok: false; error: OaaError }>;
+  /** Connector ids scheduled now. */
+  scheduled(): string[];
+  stop(): Promise<void>;
+}
+
+class RunningScheduler implements FleetScheduler {
+  private readonly retry: RetrySettings;
+  private applying: Promise<unknown> = Promise.resolve();
+  private ids: string[] = [];
+  private stopped = false;
+
+  constructor(
+    private loaded: LoadedConfig,
+    private readonly queue: Queue<RunJobData>,
+    private readonly redis: Redis,
+    private readonly options: FleetSchedulerOptions,
+  ) {
+    this.retry = { ...RETRY_DEFAULTS, ...options.retry };
+  }
+
+  /** Serializes applies: a reload and a reconnect never interleave their upserts. */
+  private serial<T>(step: () => Promise<T>): Promise<T> {
+    const next = this.applying.then(step);
+    this.applying = next.catch(() => undefined);
+    return next;
+  }
+
+  apply(): Promise<void> {
+    return this.serial(async () => {
+      if (this.stopped) return;
+      const entries = this.loaded.config.connectors.filter(isScheduled);
+      const opts = runJobOptions(this.retry);
+      for (const entry of entries) {
+        await this.queue.upsertJobScheduler(
+          `${SCHEDULER_PREFIX}${entry.id}`,
+          { pattern: entry.schedule, ...(entry.timezone === undefined ? {} : { tz: entry.timezone }) },
+          {
+            name: RUN_JOB_NAME,
+            data: {
+              connectorId: entry.id,
+              ...(entry.jitterSeconds ? { jitterSeconds: entry.jitterSeconds } : {}),
+            },
+            opts,
+          },
+        );
+      }
+      const wanted = new Set(entries.map((e) => e.id));
+      const removed: string[] = [];
+      for (const scheduler of await this.queue.getJobSchedulers()) {
+        const id = scheduler.key;
+        const connector = connectorOfScheduler(id);
+        if (connector !== undefined && !wanted.has(connector)) {
+          await this.queue.removeJobScheduler(id);
+          removed.push(connector);
+        }
+      }
+      this.ids = [...wanted];
+      this.options.logger.info(
+        { event: 'schedules.applied', connectors: this.ids, removed },
+        `${this.ids.length} schedule(s) in Redis`,
+      );
+    });
+  }
+
+  async reload(): Promise<{ ok: true } | { ok: false; error: OaaError }> {
+    try {
+      this.loaded = await reloadDaemonConfig(this.loaded.path);
+    } catch (caught) {
+      const error =
+        caught instanceof OaaError
+          ? (caught as OaaError)
+          : new OaaError(String(caught), { code: 'UNEXPECTED', cause: caught });
+      this.options.logger.error(
+        { event: 'config.reload', ok: false, error: { code: error.code, message: error.message } },
+        'config reload failed; keeping the previous schedules',
+      );
+      return { ok: false, error };
+    }
+    await this.apply();
+    this.options.logger.info({ event: 'config.reload', ok: true }, 'config reloaded');
+    return { ok: true };
+  }
+
+  scheduled(): string[] {
+    return [...this.ids];
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.applying;
+    await this.queue.close();
+    this.redis.disconnect();
+    this.options.logger.info({ event: 'scheduler.stop' }, 'scheduler stopped');
+  }
+}
+
+/**
+ * Checks the config, connects and upserts every scheduled connector's job scheduler. The schedules
+ * stay in Redis after `stop` (workers keep running them); remove a connector from the config and
+ * reload to remove its schedule.
+ *
+ * @example
+ * const scheduler = await startFleetScheduler({ target, loaded, logger });
+ * process.on('SIGHUP', () => void scheduler.reload());
+ */
+export async function startFleetScheduler(options: FleetSchedulerOptions): Promise<FleetScheduler> {
+  await checkScheduledConnectors(options.loaded);
+  const redis = connectRedis(options.target);
+  try {
+    await waitForRedis(redis, options.target);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
+  queue.on('error', (error) =>
+    options.logger.warn({ event: 'redis.error', error: error.message }, 'Redis connection problem'),
+  );
+  const scheduler = new RunningScheduler(options.loaded, queue, redis, options);
+  await scheduler.apply();
+  let lost = false;
+  redis.on('close', () => {
+    lost = true;
+  });
+  redis.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    options.logger.info({ event: 'redis.reconnected' }, 'Redis is back; applying the schedules again');
+    scheduler
+      .apply()
+      .catch((error: unknown) =>
+        options.logger.error(
+          { event: 'schedules.apply', error: (error as Error).message },
+          'applying failed',
+        ),
+      );
+  });
+  options.logger.info(
+    { event: 'scheduler.start', queue: options.target.display, connectors: scheduler.scheduled() },
+    'scheduler started',
+  );
+  return scheduler;
+}

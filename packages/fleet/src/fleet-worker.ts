@@ -1,0 +1,358 @@
+/**
+ * `oaa worker`: takes run jobs from the queue and runs them with the same pipeline as `oaa run`,
+ * with the state in Redis (shared by every worker) and each data source locked in Redis while its
+ * run lives. A job that fails is retried by BullMQ with exponential backoff; one that exhausts its
+ * attempts stays in the failed set for `oaa jobs`. A worker that dies mid-run stops renewing the
+ * job's lock; another worker finds the job stalled and runs it again.
+ *
+ * Stopping (SIGTERM) takes no new job, lets the jobs in progress finish within the grace period,
+ * then aborts them and returns them to the queue, where they wait for another worker without
+ * counting as a failed attempt.
+ */
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Client } from '@oaakit/client';
+import { isOaaError } from '@oaakit/core';
+import { StateStore, reloadDaemonConfig, runConfiguredConnector, startStatusServer } from '@oaakit/runner';
+import type { LoadedConfig, Logger, PushSettings, SecretSources, StatusServer } from '@oaakit/runner';
+import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
+import { connectorMatcher } from './connector-pattern.js';
+import { JobScopedBackend, jobCommitted } from './job-scoped-backend.js';
+import { RedisStateBackend } from './redis-state-backend.js';
+import type { RedisTarget } from './redis-url.js';
+import { runJobDataSchema } from './run-jobs.js';
+import type { RunJobData } from './run-jobs.js';
+import { WorkerMetrics } from './worker-metrics.js';
+
+/** How long a job for a connector this worker does not run waits before another worker gets it. */
+const NOT_MINE_DELAY_MS = 1_000;
+/** How long aborted jobs get to return to the queue before the worker stops waiting for them. */
+const ABORT_WAIT_MS = 10_000;
+
+/** Defaults of a worker's settings. */
+export const WORKER_DEFAULTS = {
+  concurrency: 1,
+  graceSeconds: 30,
+  /** Lease of a job's lock and of a data source's lock; renewed every third of it. */
+  leaseSeconds: 30,
+  port: 9465,
+  host: '127.0.0.1',
+} as const;
+
+/** Options of {@link startFleetWorker}. */
+export interface FleetWorkerOptions {
+  target: RedisTarget;
+  loaded: LoadedConfig;
+  client: Client;
+  logger: Logger;
+  concurrency?: number;
+  /** Globs of the connector ids this worker runs; all by default. */
+  connectors?: string;
+  graceSeconds?: number;
+  leaseSeconds?: number;
+  port?: number;
+  host?: string;
+  secretSources?: SecretSources;
+  push?: PushSettings;
+}
+
+/** The result a finished job keeps. */
+export interface RunJobResult {
+  /** `already-done`: the job had run and committed before (it was run again after a crash). */
+  status: 'pushed' | 'skipped' | 'dry-run' | 'already-done';
+  digest: string;
+  durationMs: number;
+  worker: string;
+  bytes?: { json: number; compressed: number };
+}
+
+/** A running worker. */
+export interface FleetWorker {
+  /** Base URL of `/healthz` and `/metrics`. */
+  readonly url: string;
+  readonly name: string;
+  reload(): Promise<boolean>;
+  /** Stops taking jobs, lets running ones finish within the grace period, returns the rest. */
+  stop(): Promise<{ graceful: boolean; returned: string[] }>;
+}
+
+class RunningWorker implements FleetWorker {
+  url = '';
+  readonly name = `${hostname()}:${process.pid}`;
+  private stopping = false;
+  private stopped: Promise<{ graceful: boolean; returned: string[] }> | undefined;
+  private readonly matches: (id: string) => boolean;
+  private readonly backend: RedisStateBackend;
+  private readonly active = new Map<string, string>();
+  readonly metrics: WorkerMetrics;
+  worker!: Worker<RunJobData, RunJobResult>;
+  server: StatusServer | undefined;
+
+  constructor(
+    private loaded: LoadedConfig,
+    private readonly options: FleetWorkerOptions,
+    private readonly redis: Redis,
+    readonly queue: Queue<RunJobData>,
+  ) {
+    this.matches = connectorMatcher(options.connectors);
+    this.backend = new RedisStateBackend(redis, { leaseMs: this.leaseMs });
+    this.metrics = new WorkerMetrics(queue);
+  }
+
+  get leaseMs(): number {
+    return (this.options.leaseSeconds ?? WORKER_DEFAULTS.leaseSeconds) * 1000;
+  }
+
+  async process(
+    job: Job<RunJobData, RunJobResult>,
+    token: string | undefined,
+    signal?: AbortSignal,
+  ): Promise<RunJobResult> {
+    const data = runJobDataSchema.parse(job.data);
+    const connectorId = data.connectorId;
+    if (!this.matches(connectorId)) {
+      await job.moveToDelayed(Date.now() + NOT_MINE_DELAY_MS, token);
+      throw new DelayedError();
+    }
+    if (data.jitterSeconds && !data.jittered) {
+      const delayMs = Math.floor(Math.random() * data.jitterSeconds * 1000);
+      await job.updateData({ ...data, jittered: true });
+      this.options.logger.info(
+        { event: 'run.jittered', jobId: job.id, connector: connectorId, delayMs },
+        `jitter: running in ${delayMs} ms`,
+      );
+      if (delayMs > 0) {
+        await job.moveToDelayed(Date.now() + delayMs, token);
+        throw new DelayedError();
+      }
+    }
+    const jobId = job.id ?? '';
+    const logger = this.options.logger.child({
+      jobId,
+      connector: connectorId,
+      attempt: job.attemptsMade + 1,
+    });
+    if (await jobCommitted(this.backend, connectorId, jobId)) {
+      logger.warn(
+        { event: 'run.already-done' },
+        'this job already ran and committed its state; not running it again',
+      );
+      this.metrics.started();
+      this.metrics.finished(connectorId, { status: 'already-done', seconds: 0 });
+      return { status: 'already-done', digest: '', durationMs: 0, worker: this.name };
+    }
+    logger.info({ event: 'run.start', worker: this.name }, 'run started');
+    this.metrics.started();
+    this.active.set(jobId, connectorId);
+    const started = performance.now();
+    const seconds = (): number => (performance.now() - started) / 1000;
+    try {
+      const result = await runConfiguredConnector({
+        loaded: this.loaded,
+        connectorId,
+        client: this.options.client,
+        logger,
+        state: new StateStore(new JobScopedBackend(this.backend, jobId)),
+        // A worker that died holds the data source until its lease ends.
+        lockWaitMs: 2 * this.leaseMs,
+        ...(signal === undefined ? {} : { signal }),
+        ...(this.options.secretSources === undefined ? {} : { secretSources: this.options.secretSources }),
+        ...(this.options.push === undefined ? {} : { push: this.options.push }),
+      });
+      const bytes = result.status === 'pushed' ? result.bytes : undefined;
+      this.metrics.finished(connectorId, {
+        status: result.status,
+        seconds: seconds(),
+        ...(bytes ? { bytes } : {}),
+      });
+      logger.info(
+        { event: 'run.end', status: result.status, durationMs: result.durationMs, bytes },
+        `run ${result.status}`,
+      );
+      return {
+        status: result.status,
+        digest: result.digest,
+        durationMs: result.durationMs,
+        worker: this.name,
+        ...(bytes ? { bytes } : {}),
+      };
+    } catch (error) {
+      if (this.stopping && signal?.aborted) {
+        this.metrics.finished(connectorId, { status: 'returned', seconds: seconds() });
+        logger.warn({ event: 'run.returned' }, 'shutdown: run aborted and returned to the queue');
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      const code = isOaaError(error) ? error.code : 'UNEXPECTED';
+      const message = error instanceof Error ? error.message : String(error);
+      this.metrics.finished(connectorId, { status: 'failed', seconds: seconds(), code });
+      const attempts = job.opts.attempts ?? 1;
+      logger.error(
+        {
+          event: 'run.end',
+          status: 'failed',
+          error: { code, message },
+          willRetry: job.attemptsMade + 1 < attempts,
+        },
+        'run failed; the state is unchanged',
+      );
+      // What BullMQ keeps (failedReason): the code and message, which never carry a secret.
+      const failure = new Error(`${code}: ${message}`);
+      failure.name = code;
+      throw failure;
+    } finally {
+      this.active.delete(jobId);
+    }
+  }
+
+  async reload(): Promise<boolean> {
+    try {
+      this.loaded = await reloadDaemonConfig(this.loaded.path);
+      this.options.logger.info({ event: 'config.reload', ok: true }, 'config reloaded');
+      return true;
+    } catch (error) {
+      this.options.logger.error(
+        { event: 'config.reload', ok: false, error: { message: (error as Error).message } },
+        'config reload failed; keeping the previous config',
+      );
+      return false;
+    }
+  }
+
+  health(): { status: number; body: Record<string, unknown> } {
+    const redis = this.redis.status;
+    const ok = !this.stopping && redis === 'ready';
+    return {
+      status: ok ? 200 : 503,
+      body: {
+        status: this.stopping ? 'stopping' : ok ? 'ok' : 'redis-unavailable',
+        worker: this.name,
+        queue: this.options.target.display,
+        redis,
+        concurrency: this.options.concurrency ?? WORKER_DEFAULTS.concurrency,
+        running: [...this.active].map(([jobId, connector]) => ({ jobId, connector })),
+      },
+    };
+  }
+
+  stop(): Promise<{ graceful: boolean; returned: string[] }> {
+    this.stopped ??= this.shutdown();
+    return this.stopped;
+  }
+
+  private async shutdown(): Promise<{ graceful: boolean; returned: string[] }> {
+    const { logger } = this.options;
+    this.stopping = true;
+    const graceMs = (this.options.graceSeconds ?? WORKER_DEFAULTS.graceSeconds) * 1000;
+    const running = [...this.active.values()];
+    logger.info({ event: 'worker.stopping', running, graceSeconds: graceMs / 1000 }, 'stopping');
+    const closing = this.worker.close();
+    let timer: NodeJS.Timeout | undefined;
+    const graceful = await Promise.race([
+      closing.then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+    ]);
+    clearTimeout(timer);
+    let returned: string[] = [];
+    if (!graceful) {
+      returned = [...this.active.values()];
+      logger.warn(
+        { event: 'worker.abort', connectors: returned },
+        'grace period over: returning the runs in progress',
+      );
+      this.worker.cancelAllJobs('the worker is shutting down');
+      await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, ABORT_WAIT_MS).unref())]);
+    }
+    await this.queue.close();
+    await this.server?.close();
+    this.redis.disconnect();
+    logger.info({ event: 'worker.stop', graceful, returned }, 'worker stopped');
+    return { graceful, returned };
+  }
+}
+
+/**
+ * Connects, serves `/healthz` and `/metrics`, and starts taking jobs.
+ *
+ * @example
+ * const worker = await startFleetWorker({ target, loaded, client, logger, concurrency: 2 });
+ * process.once('SIGTERM', () => void worker.stop());
+ */
+export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
+  connectorMatcher(options.connectors);
+  const redis = connectRedis(options.target);
+  try {
+    await waitForRedis(redis, options.target);
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
+  const running = new RunningWorker(options.loaded, options, redis, queue);
+  const { logger } = options;
+  try {
+    running.server = await startStatusServer({
+      host: options.host ?? WORKER_DEFAULTS.host,
+      port: options.port ?? WORKER_DEFAULTS.port,
+      routes: {
+        '/healthz': () => {
+          const { status, body } = running.health();
+          return {
+            status,
+            contentType: 'application/json; charset=utf-8',
+            body: `${JSON.stringify(body)}\n`,
+          };
+        },
+        '/metrics': async () => ({
+          status: 200,
+          contentType: running.metrics.registry.contentType,
+          body: await running.metrics.registry.metrics(),
+        }),
+      },
+    });
+  } catch (error) {
+    redis.disconnect();
+    throw error;
+  }
+  running.url = running.server.url;
+  const leaseMs = running.leaseMs;
+  running.worker = new Worker<RunJobData, RunJobResult>(
+    RUNS_QUEUE,
+    (job, token, signal) => running.process(job, token, signal),
+    {
+      // BullMQ's blocking connection is its own duplicate of this one.
+      connection: redis,
+      prefix: KEY_PREFIX,
+      name: running.name,
+      concurrency: options.concurrency ?? WORKER_DEFAULTS.concurrency,
+      lockDuration: leaseMs,
+      stalledInterval: leaseMs,
+      maxStalledCount: 2,
+    },
+  );
+  running.worker.on('error', (error) =>
+    logger.warn({ event: 'redis.error', error: error.message }, 'worker: Redis connection problem'),
+  );
+  running.worker.on('failed', (job, error) => {
+    if (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1))
+      logger.error(
+        { event: 'job.kept-failed', jobId: job.id, connector: job.data.connectorId, error: error.message },
+        'job failed on its last attempt; kept for `oaa jobs`',
+      );
+  });
+  logger.info(
+    {
+      event: 'worker.start',
+      worker: running.name,
+      url: running.url,
+      queue: options.target.display,
+      concurrency: options.concurrency ?? WORKER_DEFAULTS.concurrency,
+      connectors: options.connectors ?? '*',
+    },
+    `worker listening on ${running.url} (/healthz, /metrics)`,
+  );
+  return running;
+}

@@ -1,0 +1,81 @@
+/**
+ * The lock of a data source in Redis: `SET key holder NX PX lease`, renewed every third of the lease
+ * while the run lives, released only by its holder (Lua compares the token). A worker that dies stops
+ * renewing, so its lock ends with its lease and another worker takes the data source over; a worker
+ * that was only paused past its lease finds the state commit refused (see `redis-state-backend.ts`).
+ */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Redis } from 'ioredis';
+import { OaaError } from '@oaakit/core';
+import { RUNNER_ERROR_CODES } from '@oaakit/runner';
+import type { BackendLockOptions, HeldLock, LockHolder } from '@oaakit/runner';
+
+const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
+const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
+
+/** The lock value: the holder as JSON (its token makes it unique). */
+export function parseHolder(text: string | null): LockHolder | undefined {
+  if (text === null) return undefined;
+  try {
+    return JSON.parse(text) as LockHolder;
+  } catch {
+    return undefined;
+  }
+}
+
+function lockedError(subject: string, key: string, holder: LockHolder | undefined): OaaError {
+  const who =
+    holder === undefined
+      ? 'another run'
+      : `pid ${holder.pid} on ${holder.hostname} since ${holder.since}${holder.owner ? ` (${holder.owner})` : ''}`;
+  return new OaaError(`${subject} is locked by ${who}`, {
+    code: RUNNER_ERROR_CODES.STATE_LOCKED,
+    retryable: true,
+    details: { lockKey: key, holder: holder ?? null },
+    hints: [
+      'another worker runs this data source; the lock ends with its run, or with its lease when that worker died',
+    ],
+  });
+}
+
+/** Takes the lock at `key`, waiting up to `options.waitMs`; throws `STATE_LOCKED` naming the holder. */
+export async function acquireRedisLock(
+  redis: Redis,
+  key: string,
+  options: BackendLockOptions & { leaseMs: number; pollMs?: number },
+): Promise<HeldLock> {
+  const holder: LockHolder = {
+    pid: process.pid,
+    hostname: hostname(),
+    since: new Date().toISOString(),
+    ...(options.owner ? { owner: options.owner } : {}),
+    token: randomBytes(8).toString('hex'),
+    leaseMs: options.leaseMs,
+  };
+  const value = JSON.stringify(holder);
+  const deadline = Date.now() + (options.waitMs ?? 0);
+  for (;;) {
+    options.signal?.throwIfAborted();
+    if ((await redis.set(key, value, 'PX', options.leaseMs, 'NX')) === 'OK') break;
+    if (Date.now() >= deadline) throw lockedError(options.subject, key, parseHolder(await redis.get(key)));
+    await sleep(Math.min(options.pollMs ?? 200, Math.max(1, deadline - Date.now())));
+  }
+  const timer = setInterval(
+    () => void redis.eval(RENEW, 1, key, value, options.leaseMs).catch(() => undefined),
+    Math.max(10, Math.floor(options.leaseMs / 3)),
+  );
+  timer.unref();
+  let released: Promise<void> | undefined;
+  return {
+    path: key,
+    holder,
+    release: () =>
+      (released ??= (async () => {
+        clearInterval(timer);
+        // Unreleased (Redis away), the lock still ends with its lease.
+        await redis.eval(RELEASE, 1, key, value).catch(() => undefined);
+      })()),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * A worker's Prometheus metrics, in a registry of its own (prom-client): runs, failures, durations
+ * and bytes per connector, and the queue's depth and the age of its oldest waiting job, read from
+ * Redis at each scrape. Plus prom-client's default process metrics.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Queue } from 'bullmq';
+import type { RunJobData } from './run-jobs.js';
+
+/** Job states whose counts `oaa_fleet_queue_jobs` reports. */
+export const QUEUE_STATES = ['waiting', 'delayed', 'active', 'failed', 'completed'] as const;
+
+/** The metrics of one worker. */
+export class WorkerMetrics {
+  readonly registry = new Registry();
+  private readonly runs: Counter<'connector' | 'status'>;
+  private readonly failures: Counter<'connector' | 'code'>;
+  private readonly duration: Histogram<'connector'>;
+  private readonly bytes: Counter<'connector' | 'encoding'>;
+  private readonly inProgress: Gauge;
+
+  constructor(queue: Queue<RunJobData>) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.runs = new Counter({
+      name: 'oaa_fleet_runs_total',
+      help: 'Connector runs this worker finished, by outcome (pushed, skipped, failed, returned)',
+      labelNames: ['connector', 'status'],
+      registers,
+    });
+    this.failures = new Counter({
+      name: 'oaa_fleet_run_failures_total',
+      help: 'Failed connector runs, by error code',
+      labelNames: ['connector', 'code'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'oaa_fleet_run_duration_seconds',
+      help: 'Duration of connector runs',
+      labelNames: ['connector'],
+      buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
+      registers,
+    });
+    this.bytes = new Counter({
+      name: 'oaa_fleet_pushed_bytes_total',
+      help: 'Bytes pushed, as JSON and as gzip',
+      labelNames: ['connector', 'encoding'],
+      registers,
+    });
+    this.inProgress = new Gauge({
+      name: 'oaa_fleet_runs_in_progress',
+      help: 'Runs in progress on this worker',
+      registers,
+    });
+    new Gauge({
+      name: 'oaa_fleet_queue_jobs',
+      help: 'Jobs in the runs queue, by state (the whole fleet, read from Redis)',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const counts = await queue.getJobCounts(...QUEUE_STATES);
+        for (const state of QUEUE_STATES) this.set({ state }, counts[state] ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'oaa_fleet_queue_depth',
+      help: 'Jobs waiting to run now (waiting; delayed ones are not due yet)',
+      registers,
+      async collect() {
+        this.set(await queue.getWaitingCount());
+      },
+    });
+    new Gauge({
+      name: 'oaa_fleet_queue_oldest_waiting_age_seconds',
+      help: 'Age of the oldest waiting job, 0 when none waits',
+      registers,
+      async collect() {
+        const [oldest] = await queue.getJobs(['waiting'], 0, 0, true);
+        this.set(oldest === undefined ? 0 : Math.max(0, (Date.now() - oldest.timestamp) / 1000));
+      },
+    });
+  }
+
+  started(): void {
+    this.inProgress.inc();
+  }
+
+  /** Records a finished run; `seconds` its duration, `bytes` what it pushed. */
+  finished(
+    connector: string,
+    outcome: { status: string; seconds: number; code?: string; bytes?: { json: number; compressed: number } },
+  ): void {
+    this.inProgress.dec();
+    this.runs.inc({ connector, status: outcome.status });
+    this.duration.observe({ connector }, outcome.seconds);
+    if (outcome.code !== undefined) this.failures.inc({ connector, code: outcome.code });
+    if (outcome.bytes !== undefined) {
+      this.bytes.inc({ connector, encoding: 'json' }, outcome.bytes.json);
+      this.bytes.inc({ connector, encoding: 'gzip' }, outcome.bytes.compressed);
+    }
+  }
+}

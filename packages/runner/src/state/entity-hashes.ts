@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { createGunzip, createGzip, gunzip } from 'node:zlib';
 import { ENTITY_KINDS, hashAsRead, jsonChunks } from '@oaakit/core';
 import type { EntityHash, EntityKind, JsonObject, Template } from '@oaakit/core';
-import type { AtomicFileWriter } from './atomic-write.js';
+import type { EntryWriter } from './state-backend.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -110,7 +110,7 @@ export class EntityHashWriter {
   private batch = '';
   private readonly scopes = new Map<string, number>();
 
-  constructor(file: AtomicFileWriter, template: Template) {
+  constructor(file: EntryWriter, template: Template) {
     const sink = new Writable({
       write(chunk: Buffer, _encoding, callback) {
         file.write(chunk).then(() => callback(), callback);

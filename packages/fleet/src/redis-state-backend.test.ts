@@ -1,8 +1,8 @@
-import { gzipSync } from 'node:zlib';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { StateStore } from '@oaakit/runner';
 import type { StoredState } from '@oaakit/runner';
+import { writeHashSnapshot } from '@oaakit/runner/testing';
 import { RedisStateBackend } from './redis-state-backend.js';
 import { startTestRedis } from './testing/redis-server.js';
 import type { TestRedis } from './testing/redis-server.js';
@@ -40,7 +40,7 @@ async function push(store: StateStore, id: string, digest: string): Promise<void
   try {
     await store.read(id);
     const snapshot = await store.openSnapshot(id, digest);
-    await snapshot.write(gzipSync(JSON.stringify({ digest })));
+    await writeHashSnapshot(snapshot, 'hris', { employees: [{ id: digest, name: `E${digest}` }] });
     await store.commit(id, {
       state: state(id, digest, snapshot.name),
       report: { status: 'pushed' },
@@ -58,11 +58,12 @@ describe('the state of a fleet in Redis', () => {
     await push(other, 'a', 'bb22');
     const read = await other.read('a');
     expect(read).toMatchObject({ digest: 'bb22', connectorState: { cursor: 'bb22' } });
-    expect(await other.readSnapshot('a', read!)).toEqual({ digest: 'bb22' });
+    const hashes = await other.readSnapshot('a', read!);
+    expect([...hashes.labels.values()]).toEqual(['Ebb22']);
     expect(await other.readReport('a')).toEqual({ status: 'pushed' });
     expect((await other.backend.names('a')).sort()).toEqual([
       'last-run.json',
-      'snapshot-bb22.json.gz',
+      'snapshot-bb22.hashes.gz',
       'state.json',
     ]);
     expect(await other.list()).toContain('a');

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { hashAsRead, jsonChunks } from '@oaakit/core';
 import type { JsonObject } from '@oaakit/core';
-import { EntityHashWriter, previousLabel } from './entity-hashes.js';
+import { previousLabel } from './entity-hashes.js';
+import { writeHashSnapshot } from '../testing/hash-snapshot.js';
 import type { PreviousHashes } from './entity-hashes.js';
 import { StateStore } from './state-store.js';
 import type { StoredState } from './stored-state.js';
@@ -40,10 +40,7 @@ function state(digest: string, snapshot: string): StoredState {
 /** Commits a push of `payload` with its entity-hash snapshot, written as a run writes it. */
 async function commitPayload(digest: string, payload: JsonObject): Promise<void> {
   const snapshot = await store.openSnapshot('hr', digest);
-  const writer = new EntityHashWriter(snapshot, 'hris');
-  const hashed = hashAsRead('hris', payload, (e) => writer.add(e));
-  for await (const chunk of jsonChunks(hashed.value)) void chunk;
-  await writer.finish(hashed.header);
+  await writeHashSnapshot(snapshot, 'hris', payload);
   await store.commit('hr', { state: state(digest, snapshot.name), report: { status: 'pushed' }, snapshot });
 }
 

@@ -4,3 +4,4 @@
 export { testContext, type TestContext, type TestContextOptions, type TestLogLine } from './test-context.js';
 export { stateFiles } from './state-files.js';
 export { parseMetrics, readMetrics } from './metrics.js';
+export { writeHashSnapshot } from './hash-snapshot.js';

@@ -3,7 +3,9 @@
  * text file of lines: first `{"format":"oaakit.entity-hashes.v1","template":...}`; then, written
  * while the push is serialized, `S<TAB>scope` the first time a scope (the entity an entity sits in)
  * appears, numbered from 0 in order, and per entity
- * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`; last `H<TAB>header hash`. A key or label holding a tab, a line
+ * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`; last `H<TAB>header hash`. The own
+ * hash is the first 64 bits of core's `hash128` (format v2; v1 files, SHA-256, are read without
+ * their own hashes: see `PreviousHashes.comparable`). A key or label holding a tab, a line
  * break, a quote or a backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
  * read by hashing that payload.
  */
@@ -22,7 +24,12 @@ import type { AtomicFileWriter } from './atomic-write.js';
 const gunzipAsync = promisify(gunzip);
 
 /** Format tag of the first line. */
-export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v1';
+export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v2';
+/**
+ * The format before entities were hashed with core's `hash128` (v1: SHA-256). Read for its keys
+ * and labels; its own hashes cannot be compared with today's (see `PreviousHashes.comparable`).
+ */
+const FORMAT_V1 = 'oaakit.entity-hashes.v1';
 /** File name suffix of entity-hash snapshots; `.json.gz` names a snapshot of an earlier version. */
 export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
 /** Lines are batched into writes of about this many characters. */
@@ -39,6 +46,12 @@ export interface PreviousHashes {
   byKind: Map<EntityKind, Map<string, Map<string, number>>>;
   /** Labels that are not the key's value as it reads (a name with capitals), by `labelKey`. */
   labels: Map<string, string>;
+  /**
+   * False for a snapshot written before entities were hashed with core's `hash128` (format v1):
+   * its own hashes say nothing about today's, so the diff tells added and removed entities (by
+   * key) but counts none as changed. The next snapshot is comparable again.
+   */
+  comparable: boolean;
 }
 
 /** Hex digits of an own hash. */
@@ -172,8 +185,9 @@ async function readHashLines(path: string): Promise<PreviousHashes> {
     if (line === '') continue;
     if (previous === undefined) {
       const head = JSON.parse(line) as { format?: unknown };
-      if (head.format !== ENTITY_HASHES_FORMAT) throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
-      previous = { header: '', byKind: new Map(), labels: new Map() };
+      if (head.format !== ENTITY_HASHES_FORMAT && head.format !== FORMAT_V1)
+        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+      previous = { header: '', byKind: new Map(), labels: new Map(), comparable: head.format !== FORMAT_V1 };
       continue;
     }
     if (line.startsWith('H\t')) {
@@ -200,7 +214,7 @@ async function readHashLines(path: string): Promise<PreviousHashes> {
 /** The hashes of a payload snapshot written by an earlier version (the gzip JSON payload). */
 async function hashPayloadFile(path: string, template: Template): Promise<PreviousHashes> {
   const payload = JSON.parse((await gunzipAsync(await readFile(path))).toString('utf8')) as JsonObject;
-  const previous: PreviousHashes = { header: '', byKind: new Map(), labels: new Map() };
+  const previous: PreviousHashes = { header: '', byKind: new Map(), labels: new Map(), comparable: true };
   const hashed = hashAsRead(template, payload, (e) =>
     store(previous, e.kind, e.scope, e.key, e.own, e.label),
   );

@@ -3,7 +3,7 @@ import type { Violation } from '../errors.js';
 import { templateSpec, type ChildCollection } from './entity-kinds.js';
 import type { Template } from '../schemas/templates.js';
 import { forEachEntity } from './entity-key.js';
-import { encodeHeader, encodeOwn } from './entity-parts.js';
+import { encodeHeader, encodeOwn, hashOwn } from './entity-parts.js';
 import { hash128 } from './hash128.js';
 import { joinPath, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
@@ -27,11 +27,14 @@ function collectionsText(
     const set = new MultisetHash();
     const fieldPath = joinPath(path, field);
     forEachEntity(container[field], fieldPath, violations, (entity, index) => {
-      let own = encodeOwn(spec, entity);
-      if (spec.children.length > 0) {
-        own += `\n${collectionsText(spec.children, entity, `${fieldPath}[${index}]`, violations)}`;
+      if (spec.children.length === 0) {
+        set.add(hashOwn(spec, entity));
+        return;
       }
-      set.add(hash128(own));
+      const own = encodeOwn(spec, entity);
+      set.add(
+        hash128(`${own}\n${collectionsText(spec.children, entity, `${fieldPath}[${index}]`, violations)}`),
+      );
     });
     text += `${field}=${set.toString()}\n`;
   }

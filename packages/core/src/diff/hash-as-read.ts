@@ -10,7 +10,7 @@ import { templateKinds } from './entity-counts.js';
 import { displayKey, keyOf } from './entity-key.js';
 import { templateSpec, type ChildCollection, type EntityKind, type KindSpec } from './entity-kinds.js';
 import { DIGEST_VERSION } from './digest.js';
-import { encodeHeader, encodeOwn } from './entity-parts.js';
+import { encodeHeader, encodeOwn, hashOwn } from './entity-parts.js';
 import { hash128, hex64 } from './hash128.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
@@ -131,8 +131,9 @@ function see(
 ): unknown {
   if (!isJsonObject(item)) return item;
   reading.counts[spec.kind] = (reading.counts[spec.kind] ?? 0) + 1;
-  const ownText = encodeOwn(spec, item);
-  const ownHash = hash128(ownText);
+  // Entities without nested collections (nearly all) are hashed without building their text.
+  const ownText = spec.children.length === 0 ? undefined : encodeOwn(spec, item);
+  const ownHash = ownText === undefined ? hashOwn(spec, item) : hash128(ownText);
   const own = hex64(ownHash);
   // Added before anything else can hash (and overwrite the words).
   if (spec.children.length === 0) into.add(ownHash);
@@ -150,7 +151,7 @@ function see(
   if (spec.children.length === 0) return item;
   const inner = `${scope}${SCOPE_SEPARATOR}${spec.kind}:${key ?? ''}`;
   // Open until the loop below is done; the parent waits for this entity.
-  const pending: Pending = { own: ownText, children: [], into, open: 1, parent };
+  const pending: Pending = { own: ownText!, children: [], into, open: 1, parent };
   if (parent !== undefined) parent.open++;
   let copy: JsonObject | undefined;
   for (const { field, spec: child } of spec.children) {

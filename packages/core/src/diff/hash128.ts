@@ -28,16 +28,22 @@ function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-/** The 32-bit word of code units `i` and `i + 1` of `s` (0 past its end). */
-function word(s: string, i: number, end: number): number {
-  const lo = i < end ? s.charCodeAt(i) : 0;
-  const hi = i + 1 < end ? s.charCodeAt(i + 1) : 0;
-  return lo | (hi << 16);
-}
+/** Scratch code units for {@link hash128}; grown when a text is longer. */
+let scratch = new Uint16Array(1024);
 
 /** Hashes `text` into {@link HASH_WORDS} and returns it. */
 export function hash128(text: string): Uint32Array {
   const n = text.length;
+  if (n > scratch.length) scratch = new Uint16Array(Math.max(n, scratch.length * 2));
+  for (let i = 0; i < n; i++) scratch[i] = text.charCodeAt(i);
+  return hashUnits(scratch, n);
+}
+
+/**
+ * Hashes the first `n` UTF-16 code units of `units` into {@link HASH_WORDS} and returns it: the
+ * same as `hash128` of the text they spell.
+ */
+export function hashUnits(units: Uint16Array, n: number): Uint32Array {
   let h1 = 0;
   let h2 = 0;
   let h3 = 0;
@@ -45,10 +51,10 @@ export function hash128(text: string): Uint32Array {
   const blocks = n - (n % 8);
   let i = 0;
   for (; i < blocks; i += 8) {
-    let k1 = text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16);
-    let k2 = text.charCodeAt(i + 2) | (text.charCodeAt(i + 3) << 16);
-    let k3 = text.charCodeAt(i + 4) | (text.charCodeAt(i + 5) << 16);
-    let k4 = text.charCodeAt(i + 6) | (text.charCodeAt(i + 7) << 16);
+    let k1 = units[i]! | (units[i + 1]! << 16);
+    let k2 = units[i + 2]! | (units[i + 3]! << 16);
+    let k3 = units[i + 4]! | (units[i + 5]! << 16);
+    let k4 = units[i + 6]! | (units[i + 7]! << 16);
     k1 = Math.imul(rotl(Math.imul(k1, C1), 15), C2);
     h1 ^= k1;
     h1 = (Math.imul(rotl(h1, 19) + h2, 5) + 0x561ccd1b) | 0;
@@ -63,15 +69,12 @@ export function hash128(text: string): Uint32Array {
     h4 = (Math.imul(rotl(h4, 13) + h1, 5) + 0x32ac3b17) | 0;
   }
   if (i < n) {
-    // The tail: up to 7 code units (14 bytes), in the words they fall in.
-    const k4 = word(text, i + 6, n);
-    const k3 = word(text, i + 4, n);
-    const k2 = word(text, i + 2, n);
-    const k1 = word(text, i, n);
-    if (i + 6 < n) h4 ^= Math.imul(rotl(Math.imul(k4, C4), 18), C1);
-    if (i + 4 < n) h3 ^= Math.imul(rotl(Math.imul(k3, C3), 17), C4);
-    if (i + 2 < n) h2 ^= Math.imul(rotl(Math.imul(k2, C2), 16), C3);
-    h1 ^= Math.imul(rotl(Math.imul(k1, C1), 15), C2);
+    // The tail: up to 7 code units (14 bytes), in the words they fall in; 0 past the end.
+    const at = (j: number): number => (j < n ? units[j]! : 0);
+    if (i + 6 < n) h4 ^= Math.imul(rotl(Math.imul(at(i + 6) | (at(i + 7) << 16), C4), 18), C1);
+    if (i + 4 < n) h3 ^= Math.imul(rotl(Math.imul(at(i + 4) | (at(i + 5) << 16), C3), 17), C4);
+    if (i + 2 < n) h2 ^= Math.imul(rotl(Math.imul(at(i + 2) | (at(i + 3) << 16), C2), 16), C3);
+    h1 ^= Math.imul(rotl(Math.imul(at(i) | (at(i + 1) << 16), C1), 15), C2);
   }
   const bytes = n * 2;
   h1 ^= bytes;

@@ -1,0 +1,155 @@
+/**
+ * The canonical text of `canonical.ts`, written as UTF-16 code units into one reused buffer
+ * instead of built as strings: hashing an entity this way allocates nothing per entity but the
+ * text of its numbers. `encodeFields` and this writer must spell the same text (a test checks it).
+ */
+
+import { quoteKey, sortedKeys } from './sorted-keys.js';
+import { encodeTags } from './canonical.js';
+import { hashUnits } from './hash128.js';
+
+let units = new Uint16Array(4096);
+let at = 0;
+
+function room(n: number): void {
+  if (at + n <= units.length) return;
+  const grown = new Uint16Array(Math.max(at + n, units.length * 2));
+  grown.set(units.subarray(0, at));
+  units = grown;
+}
+
+function putText(text: string): void {
+  const n = text.length;
+  room(n);
+  for (let i = 0; i < n; i++) units[at + i] = text.charCodeAt(i);
+  at += n;
+}
+
+function putUnit(unit: number): void {
+  room(1);
+  units[at++] = unit;
+}
+
+const HEX = '0123456789abcdef';
+
+function putEscape(unit: number): void {
+  putText('\\u00');
+  putUnit(HEX.charCodeAt(unit >> 4));
+  putUnit(HEX.charCodeAt(unit & 15));
+}
+
+/** `JSON.stringify(text)`: a string written as JSON writes it (lone surrogates as `\udxxx`). */
+function putString(text: string): void {
+  const n = text.length;
+  // Room for the worst case: every code unit escaped as six.
+  room(n * 6 + 2);
+  units[at++] = 0x22;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) {
+      units[at++] = c;
+      continue;
+    }
+    if (c >= 0xd800 && c <= 0xdfff) {
+      const next = i + 1 < n ? text.charCodeAt(i + 1) : 0;
+      if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+        putUnit(c);
+        putUnit(next);
+        i++;
+      } else putText(`\\u${c.toString(16)}`);
+    } else if (c === 0x22) putText('\\"');
+    else if (c === 0x5c) putText('\\\\');
+    else if (c === 0x08) putText('\\b');
+    else if (c === 0x09) putText('\\t');
+    else if (c === 0x0a) putText('\\n');
+    else if (c === 0x0c) putText('\\f');
+    else if (c === 0x0d) putText('\\r');
+    else putEscape(c);
+  }
+  putUnit(0x22);
+}
+
+type ToJson = { toJSON(): unknown };
+
+/** Writes the canonical text of `value`; false (nothing written) when the value is unused. */
+function putValue(value: unknown): boolean {
+  switch (typeof value) {
+    case 'string':
+      putString(value);
+      return true;
+    case 'number':
+      if (!Number.isFinite(value)) return false;
+      putText(JSON.stringify(value));
+      return true;
+    case 'boolean':
+      putText(value ? 'true' : 'false');
+      return true;
+    case 'bigint':
+      putText(value.toString());
+      return true;
+    case 'object':
+      break;
+    case 'function':
+    case 'symbol':
+    case 'undefined':
+      return false;
+  }
+  if (value === null) return false;
+  if (typeof (value as Partial<ToJson>).toJSON === 'function') return putValue((value as ToJson).toJSON());
+  if (Array.isArray(value)) {
+    if (value.length === 0) return false;
+    putUnit(0x5b);
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) putUnit(0x2c);
+      if (!putValue(value[i])) putText('null');
+    }
+    putUnit(0x5d);
+    return true;
+  }
+  return putFields(value as Record<string, unknown>, undefined, false);
+}
+
+/** Writes the canonical text of an object's fields (see `encodeFields`); false when none is used. */
+function putFields(
+  object: Record<string, unknown>,
+  skip: ReadonlySet<string> | undefined,
+  tagsAsSet: boolean,
+): boolean {
+  const start = at;
+  let first = true;
+  for (const field of sortedKeys(object)) {
+    if (skip?.has(field) === true) continue;
+    const mark = at;
+    putUnit(first ? 0x7b : 0x2c);
+    putText(quoteKey(field));
+    putUnit(0x3a);
+    let used: boolean;
+    if (tagsAsSet && field === 'tags') {
+      const tags = encodeTags(object[field]);
+      used = tags !== undefined;
+      if (used) putText(tags!);
+    } else used = putValue(object[field]);
+    if (used) first = false;
+    else at = mark;
+  }
+  if (first) {
+    at = start;
+    return false;
+  }
+  putUnit(0x7d);
+  return true;
+}
+
+/**
+ * `hash128(encodeFields(object, skip, tagsAsSet) ?? '{}')`, without building the text: into
+ * `HASH_WORDS`, valid until the next hash.
+ */
+export function hashFields(
+  object: Record<string, unknown>,
+  skip: ReadonlySet<string>,
+  tagsAsSet: boolean,
+): Uint32Array {
+  at = 0;
+  if (!putFields(object, skip, tagsAsSet)) putText('{}');
+  return hashUnits(units, at);
+}

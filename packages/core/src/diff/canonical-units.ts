@@ -109,6 +109,36 @@ function putValue(value: unknown): boolean {
   return putFields(value as Record<string, unknown>, undefined, false);
 }
 
+/**
+ * What to write for one shape of object (its sorted keys, as `sortedKeys` remembers them) with one
+ * `skip` set: the fields left, each with its `"name":` as code units.
+ */
+interface Plan {
+  readonly sorted: readonly string[];
+  readonly skip: ReadonlySet<string> | undefined;
+  readonly fields: readonly string[];
+  readonly keys: readonly Uint16Array[];
+}
+
+const MAX_PLANS = 64;
+const plans: Plan[] = [];
+let nextPlan = 0;
+
+function planOf(sorted: readonly string[], skip: ReadonlySet<string> | undefined): Plan {
+  for (const plan of plans) if (plan.sorted === sorted && plan.skip === skip) return plan;
+  const fields = sorted.filter((field) => skip?.has(field) !== true);
+  const keys = fields.map((field) => {
+    const text = `${quoteKey(field)}:`;
+    const key = new Uint16Array(text.length);
+    for (let i = 0; i < text.length; i++) key[i] = text.charCodeAt(i);
+    return key;
+  });
+  const plan = { sorted, skip, fields, keys };
+  plans[nextPlan] = plan;
+  nextPlan = (nextPlan + 1) % MAX_PLANS;
+  return plan;
+}
+
 /** Writes the canonical text of an object's fields (see `encodeFields`); false when none is used. */
 function putFields(
   object: Record<string, unknown>,
@@ -117,12 +147,14 @@ function putFields(
 ): boolean {
   const start = at;
   let first = true;
-  for (const field of sortedKeys(object)) {
-    if (skip?.has(field) === true) continue;
+  const { fields, keys } = planOf(sortedKeys(object), skip);
+  for (let f = 0; f < fields.length; f++) {
+    const field = fields[f]!;
+    const key = keys[f]!;
     const mark = at;
-    putUnit(first ? 0x7b : 0x2c);
-    putText(quoteKey(field));
-    putUnit(0x3a);
+    room(key.length + 1);
+    units[at++] = first ? 0x7b : 0x2c;
+    for (let i = 0; i < key.length; i++) units[at++] = key[i]!;
     let used: boolean;
     if (tagsAsSet && field === 'tags') {
       const tags = encodeTags(object[field]);

@@ -88,6 +88,15 @@ describe('StateStore', () => {
     expect(labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
   });
 
+  it('reads back keys and labels that hold tabs, line breaks, quotes and backslashes', async () => {
+    const names = ['tab\there', 'line\nbreak', 'cr\rhere', 'say "hi"', 'back\\slash', 'plain'];
+    await commitPayload('ab12', { employees: names.map((name, i) => ({ id: `${name}-${i}`, name })) });
+    const hashes = await store.readSnapshot('hr', (await store.read('hr'))!);
+    expect(labels(hashes)).toEqual({
+      employees: Object.fromEntries(names.map((name, i) => [`id:${name}-${i}`.toLowerCase(), name])),
+    });
+  });
+
   it('reads a snapshot of format v1 (SHA-256 own hashes) by key, its own hashes not comparable', async () => {
     await commitPayload('cc33', { employees: [{ id: '7', name: 'Cy' }], groups: [{ id: 'g', name: 'G' }] });
     const current = await store.readSnapshot('hr', (await store.read('hr'))!);

@@ -103,7 +103,7 @@ export function hashUnits(units: Uint16Array, n: number): Uint32Array {
 const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
 
 /** 8 hex digits of a 32-bit word, from a table (`toString(16)` and padding cost more per entity). */
-function hex32(w: number): string {
+export function hex32(w: number): string {
   return (
     HEX_BYTE[w >>> 24]! + HEX_BYTE[(w >>> 16) & 0xff]! + HEX_BYTE[(w >>> 8) & 0xff]! + HEX_BYTE[w & 0xff]!
   );

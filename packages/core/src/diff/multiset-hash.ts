@@ -5,6 +5,8 @@
  * detects changes, it does not authenticate data.
  */
 
+import { hex32 } from './hash128.js';
+
 const LANES = 4;
 
 /** Accumulates entity hashes in any order. */
@@ -31,7 +33,7 @@ export class MultisetHash {
   /** `count:sum` in hex, to feed into an enclosing hash. */
   toString(): string {
     let hex = '';
-    for (const lane of this.sum) hex += lane.toString(16).padStart(8, '0');
+    for (const lane of this.sum) hex += hex32(lane);
     return `${this.size}:${hex}`;
   }
 }

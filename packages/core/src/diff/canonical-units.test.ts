@@ -54,6 +54,24 @@ describe('hashOwn', () => {
     expect(direct).toBe(viaText);
   });
 
+  it('equals hash128 of the canonical text for strings far longer than its buffer, and after them', () => {
+    // Surrogate pairs and escapes across every stretch boundary; then a string past the buffer kept.
+    const pairs = '\u{1F600}"\\\n'.repeat(10_000);
+    const huge = 'x'.repeat(3_000_000);
+    // A pair whose second half starts a new stretch, then plain text (no escape to grow the buffer).
+    const straddling = `${'a'.repeat(4095)}\u{1F600}${'b'.repeat(100_000)}`;
+    for (const entity of [
+      { name: pairs },
+      { name: `a${pairs}` },
+      { name: straddling },
+      { name: huge, d: pairs },
+      { name: 'after' },
+    ]) {
+      const [viaText, direct] = both(users, entity);
+      expect(direct).toBe(viaText);
+    }
+  });
+
   it('equals hash128 of the canonical text for random strings, short and long', () => {
     const r = rng(7);
     for (let i = 0; i < 500; i++) {

@@ -8,7 +8,10 @@ import { quoteKey, sortedKeys } from './sorted-keys.js';
 import { encodeTags } from './canonical.js';
 import { hashUnits } from './hash128.js';
 
-let units = new Uint16Array(4096);
+const INITIAL = 4096;
+/** Code units kept between entities; a larger buffer (a huge entity) is let go after it. */
+const MAX_KEPT = 1 << 20;
+let units = new Uint16Array(INITIAL);
 let at = 0;
 
 function room(n: number): void {
@@ -38,13 +41,21 @@ function putEscape(unit: number): void {
   putUnit(HEX.charCodeAt(unit & 15));
 }
 
+/** Code units of a string given room at a time (bounds the buffer for a huge string). */
+const STRETCH = 4096;
+
 /** `JSON.stringify(text)`: a string written as JSON writes it (lone surrogates as `\udxxx`). */
 function putString(text: string): void {
+  room(1);
   const n = text.length;
-  // Room for the worst case: every code unit escaped as six.
-  room(n * 6 + 2);
   units[at++] = 0x22;
+  let roomUntil = 0;
   for (let i = 0; i < n; i++) {
+    if (i >= roomUntil) {
+      // Room for the worst case of the next stretch: every code unit escaped as six.
+      roomUntil = Math.min(n, i + STRETCH);
+      room((roomUntil - i) * 6 + 1);
+    }
     const c = text.charCodeAt(i);
     if (c >= 0x20 && c !== 0x22 && c !== 0x5c && (c < 0xd800 || c > 0xdfff)) {
       units[at++] = c;
@@ -183,5 +194,8 @@ export function hashFields(
 ): Uint32Array {
   at = 0;
   if (!putFields(object, skip, tagsAsSet)) putText('{}');
-  return hashUnits(units, at);
+  const words = hashUnits(units, at);
+  // An entity with huge values does not leave its buffer held.
+  if (units.length > MAX_KEPT) units = new Uint16Array(INITIAL);
+  return words;
 }

@@ -36,7 +36,9 @@ export function hash128(text: string): Uint32Array {
   const n = text.length;
   if (n > scratch.length) scratch = new Uint16Array(Math.max(n, scratch.length * 2));
   for (let i = 0; i < n; i++) scratch[i] = text.charCodeAt(i);
-  return hashUnits(scratch, n);
+  const words = hashUnits(scratch, n);
+  if (scratch.length > 1 << 20) scratch = new Uint16Array(1024);
+  return words;
 }
 
 /**

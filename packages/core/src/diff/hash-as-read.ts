@@ -31,7 +31,10 @@ export interface EntityHash {
   readonly key: string;
   /** For people: `name` as written when it is a string, else the key's value (e.g. `bob`). */
   readonly label: string;
-  /** Hash (16 hex digits) of the entity's own data; nested collections are hashed on their own. */
+  /**
+   * Hash of the entity's own data: the first 64 bits (16 hex digits) of `hash128` of its canonical
+   * text; nested collections are hashed on their own.
+   */
   readonly own: string;
 }
 

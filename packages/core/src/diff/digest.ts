@@ -1,14 +1,19 @@
-import { createHash, hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { Violation } from '../errors.js';
 import { templateSpec, type ChildCollection } from './entity-kinds.js';
 import type { Template } from '../schemas/templates.js';
 import { forEachEntity } from './entity-key.js';
-import { encodeHeader, encodeOwn } from './entity-parts.js';
+import { encodeHeader, encodeOwn, hashOwn } from './entity-parts.js';
+import { hash128 } from './hash128.js';
 import { joinPath, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
 import { throwIfViolations } from './problems.js';
 
-const VERSION = 'oaakit.digest.v1';
+/**
+ * Names the digest's algorithm; v2 hashes entities with `hash128` (v1: SHA-256), so a v1 digest
+ * never equals a v2 one and the first run after the upgrade pushes once more.
+ */
+export const DIGEST_VERSION = 'oaakit.digest.v2';
 
 /** Hashes the nested collections of one container, each as an order-independent multiset. */
 function collectionsText(
@@ -22,11 +27,14 @@ function collectionsText(
     const set = new MultisetHash();
     const fieldPath = joinPath(path, field);
     forEachEntity(container[field], fieldPath, violations, (entity, index) => {
-      let own = encodeOwn(spec, entity);
-      if (spec.children.length > 0) {
-        own += `\n${collectionsText(spec.children, entity, `${fieldPath}[${index}]`, violations)}`;
+      if (spec.children.length === 0) {
+        set.add(hashOwn(spec, entity));
+        return;
       }
-      set.add(hash('sha256', own, 'buffer'));
+      const own = encodeOwn(spec, entity);
+      set.add(
+        hash128(`${own}\n${collectionsText(spec.children, entity, `${fieldPath}[${index}]`, violations)}`),
+      );
     });
     text += `${field}=${set.toString()}\n`;
   }
@@ -38,8 +46,12 @@ function collectionsText(
  * independent of object key order, of the order of entities in entity collections and of tags in
  * a `tags` list, and blind to values that mean "unused" (null, `[]`, `{}`) and to
  * `incremental_change`. Lists that are not entity collections (a user's `groups`, `identities`)
- * keep their order. Each entity is hashed on its own and the entity hashes are combined
- * order-independently, so memory stays flat however many entities the payload holds.
+ * keep their order. Each entity is hashed on its own (`hash128`, a fast 128-bit non-cryptographic
+ * hash of its canonical text) and the entity hashes are combined order-independently (their sum
+ * modulo 2^128), so memory stays flat however many entities the payload holds. The digest names
+ * its version (`oaakit.digest.v2`): digests from versions before entities were hashed with
+ * `hash128` (v1, SHA-256 per entity) never equal these, so a run after the upgrade sees its last
+ * push's digest as different and pushes once more.
  *
  * Throws `ValidationError` when an entity collection is not a list of objects.
  *
@@ -50,7 +62,7 @@ export function digest(template: Template, payload: JsonObject): string {
   const spec = templateSpec(template);
   const violations: Violation[] = [];
   const h = createHash('sha256');
-  h.update(`${VERSION}\n${template}\n`);
+  h.update(`${DIGEST_VERSION}\n${template}\n`);
   h.update(encodeHeader(spec, payload));
   h.update('\n');
   h.update(collectionsText(spec.collections, payload, '', violations));

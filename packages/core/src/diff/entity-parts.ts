@@ -5,6 +5,7 @@
 
 import type { ChildCollection, KindSpec, TemplateSpec } from './entity-kinds.js';
 import { encodeFields, encodeTags, encodeValue } from './canonical.js';
+import { hashFields } from './canonical-units.js';
 import type { JsonObject } from './json.js';
 
 const skipCache = new WeakMap<readonly ChildCollection[], ReadonlySet<string>>();
@@ -55,6 +56,14 @@ export function encodeHeader(spec: TemplateSpec, payload: JsonObject): string {
 /** Canonical text of an entity's own data: its tags as a set, nested collections left out. */
 export function encodeOwn(spec: KindSpec, entity: JsonObject): string {
   return encodeFields(entity, entitySkip(spec), true) ?? '{}';
+}
+
+/**
+ * `hash128(encodeOwn(spec, entity))`, without building the text (into `HASH_WORDS`, valid until
+ * the next hash).
+ */
+export function hashOwn(spec: KindSpec, entity: JsonObject): Uint32Array {
+  return hashFields(entity, entitySkip(spec), true);
 }
 
 function encodeField(entity: JsonObject, field: string): string | undefined {

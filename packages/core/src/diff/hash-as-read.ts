@@ -9,11 +9,12 @@ import type { EntityCounts } from './entity-counts.js';
 import { templateKinds } from './entity-counts.js';
 import { displayKey, keyOf } from './entity-key.js';
 import { templateSpec, type ChildCollection, type EntityKind, type KindSpec } from './entity-kinds.js';
-import { encodeHeader, encodeOwn } from './entity-parts.js';
+import { DIGEST_VERSION } from './digest.js';
+import { encodeHeader, encodeOwn, hashOwn } from './entity-parts.js';
+import { hash128, hex64 } from './hash128.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
 
-const VERSION = 'oaakit.digest.v1';
 /** Hex digits kept of an entity's own-data hash: 64 bits, plenty to tell a change. */
 const OWN_HASH_DIGITS = 16;
 
@@ -30,7 +31,10 @@ export interface EntityHash {
   readonly key: string;
   /** For people: `name` as written when it is a string, else the key's value (e.g. `bob`). */
   readonly label: string;
-  /** Hash (16 hex digits) of the entity's own data; nested collections are hashed on their own. */
+  /**
+   * Hash of the entity's own data: the first 64 bits (16 hex digits) of `hash128` of its canonical
+   * text; nested collections are hashed on their own.
+   */
   readonly own: string;
 }
 
@@ -86,7 +90,7 @@ function settle(pending: Pending): void {
   if (--pending.open > 0) return;
   let text = `${pending.own}\n`;
   for (const { field, set } of pending.children) text += `${field}=${set.toString()}\n`;
-  pending.into.add(hash('sha256', text, 'buffer'));
+  pending.into.add(hash128(text));
   if (pending.parent !== undefined) settle(pending.parent);
 }
 
@@ -130,8 +134,12 @@ function see(
 ): unknown {
   if (!isJsonObject(item)) return item;
   reading.counts[spec.kind] = (reading.counts[spec.kind] ?? 0) + 1;
-  const ownText = encodeOwn(spec, item);
-  const ownHash = hash('sha256', ownText, 'buffer');
+  // Entities without nested collections (nearly all) are hashed without building their text.
+  const ownText = spec.children.length === 0 ? undefined : encodeOwn(spec, item);
+  const ownHash = ownText === undefined ? hashOwn(spec, item) : hash128(ownText);
+  const own = hex64(ownHash);
+  // Added before anything else can hash (and overwrite the words).
+  if (spec.children.length === 0) into.add(ownHash);
   const key = keyOf(spec, item);
   if (key !== undefined) {
     const name = item.name;
@@ -140,16 +148,13 @@ function see(
       scope,
       key,
       label: typeof name === 'string' ? name : displayKey(spec, key),
-      own: ownHash.toString('hex', 0, OWN_HASH_DIGITS / 2),
+      own,
     });
   }
-  if (spec.children.length === 0) {
-    into.add(ownHash);
-    return item;
-  }
+  if (spec.children.length === 0) return item;
   const inner = `${scope}${SCOPE_SEPARATOR}${spec.kind}:${key ?? ''}`;
   // Open until the loop below is done; the parent waits for this entity.
-  const pending: Pending = { own: ownText, children: [], into, open: 1, parent };
+  const pending: Pending = { own: ownText!, children: [], into, open: 1, parent };
   if (parent !== undefined) parent.open++;
   let copy: JsonObject | undefined;
   for (const { field, spec: child } of spec.children) {
@@ -289,7 +294,7 @@ export function hashAsRead(
     digest() {
       if (!result.complete) throw new Error('hashAsRead: the payload has not been read to its end');
       const h = createHash('sha256');
-      h.update(`${VERSION}\n${template}\n`);
+      h.update(`${DIGEST_VERSION}\n${template}\n`);
       h.update(headerText);
       h.update('\n');
       let text = '';

@@ -1,33 +1,31 @@
 /**
- * An order-independent hash of a multiset of SHA-256 digests: their sum modulo 2^256, plus their
- * count. Adding is O(1) in memory, so a collection of millions of entities is hashed without
- * holding or sorting its entity digests. Collisions can be constructed on purpose; this digest
+ * An order-independent hash of a multiset of 128-bit entity hashes: their sum modulo 2^128, plus
+ * their count. Adding is O(1) in memory, so a collection of millions of entities is hashed without
+ * holding or sorting its entity hashes. Collisions can be constructed on purpose; this digest
  * detects changes, it does not authenticate data.
  */
 
-const LANES = 8;
+import { hex32 } from './hash128.js';
 
-/** Accumulates entity digests in any order. */
+const LANES = 4;
+
+/** Accumulates entity hashes in any order. */
 export class MultisetHash {
   private readonly sum = new Uint32Array(LANES);
   private size = 0;
 
-  /** Adds one 32-byte digest. */
-  add(digest: Uint8Array): void {
+  /** Adds one 128-bit hash given as four 32-bit words, most significant first (`hash128`). */
+  add(words: Uint32Array): void {
     let carry = 0;
     for (let lane = LANES - 1; lane >= 0; lane--) {
-      const i = lane * 4;
-      // Big-endian, as DataView.getUint32 reads it; no view object per digest.
-      const word =
-        ((digest[i]! << 24) | (digest[i + 1]! << 16) | (digest[i + 2]! << 8) | digest[i + 3]!) >>> 0;
-      const total = (this.sum[lane] ?? 0) + word + carry;
+      const total = (this.sum[lane] ?? 0) + (words[lane] ?? 0) + carry;
       this.sum[lane] = total >>> 0;
       carry = total > 0xffffffff ? 1 : 0;
     }
     this.size++;
   }
 
-  /** Number of digests added. */
+  /** Number of hashes added. */
   get count(): number {
     return this.size;
   }
@@ -35,7 +33,7 @@ export class MultisetHash {
   /** `count:sum` in hex, to feed into an enclosing hash. */
   toString(): string {
     let hex = '';
-    for (const lane of this.sum) hex += lane.toString(16).padStart(8, '0');
+    for (const lane of this.sum) hex += hex32(lane);
     return `${this.size}:${hex}`;
   }
 }

@@ -36,7 +36,7 @@ export class HashDiff {
       return;
     }
     keys!.delete(entity.key);
-    if (before !== ownNumber(entity.own)) this.tally(entity.kind).changed++;
+    if (this.previous.comparable && before !== ownNumber(entity.own)) this.tally(entity.kind).changed++;
   }
 
   /**

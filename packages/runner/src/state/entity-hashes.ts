@@ -3,7 +3,9 @@
  * text file of lines: first `{"format":"oaakit.entity-hashes.v1","template":...}`; then, written
  * while the push is serialized, `S<TAB>scope` the first time a scope (the entity an entity sits in)
  * appears, numbered from 0 in order, and per entity
- * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`; last `H<TAB>header hash`. A key or label holding a tab, a line
+ * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`; last `H<TAB>header hash`. The own
+ * hash is the first 64 bits of core's `hash128` (format v2; v1 files, SHA-256, are read without
+ * their own hashes: see `PreviousHashes.comparable`). A key or label holding a tab, a line
  * break, a quote or a backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
  * read by hashing that payload.
  */
@@ -20,7 +22,12 @@ import type { EntryWriter } from './state-backend.js';
 const gunzipAsync = promisify(gunzip);
 
 /** Format tag of the first line. */
-export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v1';
+export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v2';
+/**
+ * The format before entities were hashed with core's `hash128` (v1: SHA-256). Read for its keys
+ * and labels; its own hashes cannot be compared with today's (see `PreviousHashes.comparable`).
+ */
+const FORMAT_V1 = 'oaakit.entity-hashes.v1';
 /** File name suffix of entity-hash snapshots; `.json.gz` names a snapshot of an earlier version. */
 export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
 /** Lines are batched into writes of about this many characters. */
@@ -37,6 +44,12 @@ export interface PreviousHashes {
   byKind: Map<EntityKind, Map<string, Map<string, number>>>;
   /** Labels that are not the key's value as it reads (a name with capitals), by `labelKey`. */
   labels: Map<string, string>;
+  /**
+   * False for a snapshot written before entities were hashed with core's `hash128` (format v1):
+   * its own hashes say nothing about today's, so the diff tells added and removed entities (by
+   * key) but counts none as changed. The next snapshot is comparable again.
+   */
+  comparable: boolean;
 }
 
 /** Hex digits of an own hash. */
@@ -90,11 +103,18 @@ function store(
   if (label !== keyValue(key)) into.labels.set(labelKey(kind, scope, k), own(label));
 }
 
-const NEEDS_QUOTES = /[\t\n\r"\\]/;
-
+/** `text`, or `JSON.stringify(text)` when it holds a tab, a line break, a quote or a backslash. */
 function field(text: string): string {
-  return NEEDS_QUOTES.test(text) ? JSON.stringify(text) : text;
+  // A loop over code units: cheaper than a regular expression for the short keys of every entity.
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x22 || c === 0x5c) return JSON.stringify(text);
+  }
+  return text;
 }
+
+/** Index of each kind in `ENTITY_KINDS`, as the snapshot writes it. */
+const KIND_INDEX = new Map(ENTITY_KINDS.map((kind, i) => [kind, i]));
 
 function unfield(text: string): string {
   return text.startsWith('"') ? (JSON.parse(text) as string) : text;
@@ -128,7 +148,7 @@ export class EntityHashWriter {
       this.scopes.set(entity.scope, scope);
       this.batch += `S\t${JSON.stringify(entity.scope)}\n`;
     }
-    const kind = ENTITY_KINDS.indexOf(entity.kind);
+    const kind = KIND_INDEX.get(entity.kind) ?? -1;
     this.batch += `${kind}\t${scope}\t${entity.own}\t${field(entity.key)}\t${field(entity.label)}\n`;
     if (this.batch.length >= BATCH_CHARS) this.flush();
   }
@@ -170,8 +190,9 @@ async function readHashLines(data: Buffer): Promise<PreviousHashes> {
     if (line === '') continue;
     if (previous === undefined) {
       const head = JSON.parse(line) as { format?: unknown };
-      if (head.format !== ENTITY_HASHES_FORMAT) throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
-      previous = { header: '', byKind: new Map(), labels: new Map() };
+      if (head.format !== ENTITY_HASHES_FORMAT && head.format !== FORMAT_V1)
+        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+      previous = { header: '', byKind: new Map(), labels: new Map(), comparable: head.format !== FORMAT_V1 };
       continue;
     }
     if (line.startsWith('H\t')) {
@@ -198,7 +219,7 @@ async function readHashLines(data: Buffer): Promise<PreviousHashes> {
 /** The hashes of a payload snapshot written by an earlier version (the gzip JSON payload). */
 async function hashPayloadFile(data: Buffer, template: Template): Promise<PreviousHashes> {
   const payload = JSON.parse((await gunzipAsync(data)).toString('utf8')) as JsonObject;
-  const previous: PreviousHashes = { header: '', byKind: new Map(), labels: new Map() };
+  const previous: PreviousHashes = { header: '', byKind: new Map(), labels: new Map(), comparable: true };
   const hashed = hashAsRead(template, payload, (e) =>
     store(previous, e.kind, e.scope, e.key, e.own, e.label),
   );

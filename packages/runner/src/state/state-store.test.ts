@@ -1,7 +1,7 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@oaakit/core';
 import { previousLabel } from './entity-hashes.js';
@@ -85,6 +85,30 @@ describe('StateStore', () => {
     expect(labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
   });
 
+  it('reads back keys and labels that hold tabs, line breaks, quotes and backslashes', async () => {
+    const names = ['tab\there', 'line\nbreak', 'cr\rhere', 'say "hi"', 'back\\slash', 'plain'];
+    await commitPayload('ab12', { employees: names.map((name, i) => ({ id: `${name}-${i}`, name })) });
+    const hashes = await store.readSnapshot('hr', (await store.read('hr'))!);
+    expect(labels(hashes)).toEqual({
+      employees: Object.fromEntries(names.map((name, i) => [`id:${name}-${i}`.toLowerCase(), name])),
+    });
+  });
+
+  it('reads a snapshot of format v1 (SHA-256 own hashes) by key, its own hashes not comparable', async () => {
+    await commitPayload('cc33', { employees: [{ id: '7', name: 'Cy' }], groups: [{ id: 'g', name: 'G' }] });
+    const current = await store.readSnapshot('hr', (await store.read('hr'))!);
+    expect(current.comparable).toBe(true);
+    const dir = store.dirOf('hr');
+    const text = gunzipSync(await readFile(join(dir, 'snapshot-cc33.hashes.gz'))).toString('utf8');
+    expect(text.startsWith('{"format":"oaakit.entity-hashes.v2"')).toBe(true);
+    const v1 = text.replace('oaakit.entity-hashes.v2', 'oaakit.entity-hashes.v1');
+    await writeFile(join(dir, 'snapshot-dd44.hashes.gz'), gzipSync(v1));
+    const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.hashes.gz'));
+    expect(old.comparable).toBe(false);
+    expect(labels(old)).toEqual(labels(current));
+    expect(old.header).toBe(current.header);
+  });
+
   it('reads back a snapshot of many entities, hashed before and during the read', async () => {
     // Lists are hashed when the pass starts, so lines are written before the first byte is read.
     const employees = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), name: `E${i}` }));
@@ -105,7 +129,7 @@ describe('StateStore', () => {
       message: expect.stringContaining('snapshot-ee55.hashes.gz') as unknown,
     });
     // Cut short: no header hash at its end.
-    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v1"}\n'));
+    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v2"}\n'));
     await expect(store.readSnapshot('hr', state('ee56', 'snapshot-ee56.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
       message: expect.stringContaining('ends before its last line') as unknown,

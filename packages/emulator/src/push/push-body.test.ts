@@ -6,6 +6,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PushBodyStream, type Diverted } from './push-body.js';
+import { cut } from '../test-support/cut-bytes.js';
 
 async function through(pieces: Buffer[]): Promise<{ body: unknown; diverted: Diverted | undefined }> {
   let diverted: Diverted | undefined;
@@ -14,18 +15,6 @@ async function through(pieces: Buffer[]): Promise<{ body: unknown; diverted: Div
   Readable.from(pieces).pipe(stream);
   for await (const b of stream) out.push(b as Buffer);
   return { body: JSON.parse(Buffer.concat(out).toString()), diverted };
-}
-
-function cut(bytes: Buffer, at: number[]): Buffer[] {
-  const points = [...new Set(at.map((a) => a % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(bytes.subarray(from, p));
-    from = p;
-  }
-  out.push(bytes.subarray(from));
-  return out;
 }
 
 describe('PushBodyStream', () => {

@@ -7,19 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
 import { materialize, readPayload } from './read-payload.js';
-
-/** `bytes` cut at the given offsets. */
-function cut(bytes: Buffer, at: number[]): Buffer[] {
-  const points = [...new Set(at.map((a) => a % (bytes.length + 1)))].sort((a, b) => a - b);
-  const out: Buffer[] = [];
-  let from = 0;
-  for (const p of points) {
-    out.push(bytes.subarray(from, p));
-    from = p;
-  }
-  out.push(bytes.subarray(from));
-  return out;
-}
+import { cut } from '../test-support/cut-bytes.js';
 
 async function read(pieces: Buffer[]): Promise<unknown> {
   const r = await readPayload(pieces, {

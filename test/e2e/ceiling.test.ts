@@ -4,6 +4,11 @@
  * built script, in a process of its own) pushes a payload produced by an async generator that needs
  * exactly 99 chunks into an emulator process, and the same with 10 chunks. The pusher's peak RSS
  * must not grow with the number of chunks: holding the 89 extra chunks would add about 140 MB.
+ *
+ * The pusher runs with its V8 heap capped (`--max-old-space-size`), so that garbage V8 has not yet
+ * collected cannot pass for growth: without a cap, Node 24 lets a longer run's heap grow by up to
+ * 100 MB before it collects. Held chunks are Buffers, outside that heap: they would still show in
+ * the RSS, and chunks held as strings would end the process with an out-of-memory error.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +19,8 @@ import { startEmulatorProcess, type EmulatorProcess } from '@oaakit/emulator/tes
 const CEILING = fileURLToPath(new URL('../dist/bench/ceiling.js', import.meta.url));
 const BODY_BYTES = 2 * 1024 * 1024;
 const MB = 1024 * 1024;
+/** Enough for the pusher's working set (about 40 MB of heap), far below what 99 chunks would need. */
+const HEAP_CAP_MB = 64;
 
 interface CeilingRun {
   parts: number;
@@ -36,7 +43,7 @@ afterAll(async () => {
 async function pushCeiling(parts: number): Promise<CeilingRun> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [CEILING, '--parts', String(parts), '--body-bytes', String(BODY_BYTES)],
+    [`--max-old-space-size=${HEAP_CAP_MB}`, CEILING, '--parts', String(parts), '--body-bytes', String(BODY_BYTES)],
     { env: { ...process.env, ...emu.env }, maxBuffer: MB },
   );
   return JSON.parse(stdout) as CeilingRun;

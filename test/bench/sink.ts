@@ -1,8 +1,11 @@
 /**
  * A local HTTP server that counts the bytes of each request body and answers like the service for
  * the calls a push makes: providers and data sources (list by name, create, get) kept in memory,
- * `:push`, and `:parts` (start, upload, complete). Any other POST (the `npm run bench` harness posts
- * to `/push`) is answered like a push. Nothing is parsed but the small bodies of creates and parts
+ * `:push`, and `:parts` (start, upload, complete). After a push, the data source reads as parsed
+ * (`status` SUCCESS, `updated_at`) and `GET /api/preview/events` lists its OAA_PUSH event, so that
+ * `oaa run`'s wait for the parse outcome ends at its first look, as it does against the service
+ * once the payload is parsed. Any other POST (the `npm run bench` harness posts to `/push`) is
+ * answered like a push. Nothing is parsed but the small bodies of creates and parts
  * starts and completes, so the sink costs the pushing process nothing measurable.
  */
 import { randomUUID } from 'node:crypto';
@@ -22,6 +25,13 @@ interface Named {
   id: string;
   name: string;
 }
+
+interface DataSource extends Named {
+  status?: string;
+  updated_at?: string;
+}
+
+const EVENTS = '/api/preview/events';
 
 const PROVIDERS = '/api/v1/providers/custom';
 /** Bodies parsed as JSON (creates, parts start and complete); anything larger is only counted. */
@@ -48,13 +58,43 @@ export async function startCountingSink(): Promise<CountingSink> {
   let received = 0;
   const calls: string[] = [];
   const providers: (Named & Record<string, unknown>)[] = [];
-  const dataSources = new Map<string, Named[]>();
+  const dataSources = new Map<string, DataSource[]>();
+  /** The OAA_PUSH event of the last push to each data source. */
+  const pushEvents = new Map<string, Record<string, unknown>>();
+
+  function pushed(providerId: string, dataSource: DataSource): void {
+    const timestamp = new Date().toISOString();
+    dataSource.status = 'SUCCESS';
+    dataSource.updated_at = timestamp;
+    pushEvents.set(dataSource.id, {
+      id: randomUUID(),
+      timestamp,
+      category: 'INTEGRATIONS',
+      severity: 'INFO',
+      event_type: 'OAA_PUSH',
+      entity: 'DATASOURCE',
+      entity_id: dataSource.id,
+      entity_name: dataSource.name,
+      provider_id: providerId,
+    });
+  }
+
+  /** The events of the data sources the filter names (`entity_id eq "..."`), else all. */
+  function events(url: URL): unknown {
+    const filter = url.searchParams.get('filter') ?? '';
+    const ids = [...filter.matchAll(/entity_id eq "([^"]+)"/g)].map((m) => m[1]!);
+    const values = [...pushEvents.entries()]
+      .filter(([id]) => ids.length === 0 || ids.includes(id))
+      .map(([, event]) => event);
+    return { values, has_more: false };
+  }
 
   function answer(req: IncomingMessage, res: ServerResponse, body: Buffer | undefined): void {
     const url = new URL(req.url ?? '/', 'http://sink');
     const path = decodeURIComponent(url.pathname);
     const parsed =
       body === undefined ? undefined : (JSON.parse(body.toString('utf8')) as Record<string, unknown>);
+    if (path === EVENTS && req.method === 'GET') return send(res, 200, events(url));
     if (!path.startsWith(PROVIDERS)) {
       calls.push('push');
       return send(res, 200, { warnings: [] });
@@ -85,19 +125,21 @@ export async function startCountingSink(): Promise<CountingSink> {
       return send(res, 200, { value: dataSource });
     }
     const [dataSourceId, action] = dataSourcePart.split(':');
-    if (!sources.some((d) => d.id === dataSourceId))
-      return send(res, 404, { message: 'no such data source' });
-    if (action === undefined) return send(res, 200, { value: sources.find((d) => d.id === dataSourceId) });
+    const dataSource = sources.find((d) => d.id === dataSourceId);
+    if (dataSource === undefined) return send(res, 404, { message: 'no such data source' });
+    if (action === undefined) return send(res, 200, { value: dataSource });
     if (action === 'parts') {
       if (parsed?.operation === 'start') return send(res, 200, { upload_id: randomUUID() });
       if (parsed?.operation === 'complete') {
         calls.push('parts:complete');
+        pushed(providerId, dataSource);
         return send(res, 200, { warnings: [] });
       }
       calls.push('parts:upload');
       return send(res, 200, {});
     }
     calls.push(action);
+    pushed(providerId, dataSource);
     return send(res, 200, { warnings: [] });
   }
 

@@ -10,10 +10,11 @@ import { MultisetHash } from './multiset-hash.js';
 import { throwIfViolations } from './problems.js';
 
 /**
- * Names the digest's algorithm; v2 hashes entities with `hash128` (v1: SHA-256), so a v1 digest
- * never equals a v2 one and the first run after the upgrade pushes once more.
+ * Names the digest's algorithm; v3 hashes an entity's own data with the value hash of
+ * `value-hash.ts` (v2: `hash128` of its canonical text, v1: SHA-256 of it), so a digest of an
+ * earlier version never equals a v3 one and the first run after the upgrade pushes once more.
  */
-export const DIGEST_VERSION = 'oaakit.digest.v2';
+export const DIGEST_VERSION = 'oaakit.digest.v3';
 
 /** Hashes the nested collections of one container, each as an order-independent multiset. */
 function collectionsText(
@@ -46,12 +47,13 @@ function collectionsText(
  * independent of object key order, of the order of entities in entity collections and of tags in
  * a `tags` list, and blind to values that mean "unused" (null, `[]`, `{}`) and to
  * `incremental_change`. Lists that are not entity collections (a user's `groups`, `identities`)
- * keep their order. Each entity is hashed on its own (`hash128`, a fast 128-bit non-cryptographic
- * hash of its canonical text) and the entity hashes are combined order-independently (their sum
- * modulo 2^128), so memory stays flat however many entities the payload holds. The digest names
- * its version (`oaakit.digest.v2`): digests from versions before entities were hashed with
- * `hash128` (v1, SHA-256 per entity) never equal these, so a run after the upgrade sees its last
- * push's digest as different and pushes once more.
+ * keep their order. Each entity is hashed on its own (a fast non-cryptographic hash of its own
+ * values that equals for equal canonical text, see `value-hash.ts`; entities with nested
+ * collections by `hash128` of their canonical text and their collections' hashes) and the entity
+ * hashes are combined order-independently (their sum modulo 2^128), so memory stays flat however
+ * many entities the payload holds. The digest names its version (`oaakit.digest.v3`): digests of
+ * earlier versions (v1: SHA-256 per entity, v2: `hash128` of its text) never equal these, so a run
+ * after the upgrade sees its last push's digest as different and pushes once more.
  *
  * Throws `ValidationError` when an entity collection is not a list of objects.
  *

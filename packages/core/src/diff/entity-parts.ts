@@ -5,8 +5,8 @@
 
 import type { ChildCollection, KindSpec, TemplateSpec } from './entity-kinds.js';
 import { encodeFields, encodeTags, encodeValue } from './canonical.js';
-import { hashFields } from './canonical-units.js';
 import type { JsonObject } from './json.js';
+import { hashOwnFields } from './value-hash.js';
 
 const skipCache = new WeakMap<readonly ChildCollection[], ReadonlySet<string>>();
 
@@ -59,11 +59,11 @@ export function encodeOwn(spec: KindSpec, entity: JsonObject): string {
 }
 
 /**
- * `hash128(encodeOwn(spec, entity))`, without building the text (into `HASH_WORDS`, valid until
- * the next hash).
+ * The hash of an entity's own data (see `value-hash.ts`): equal for two entities whose `encodeOwn`
+ * text is equal, computed without that text (into `HASH_WORDS`, valid until the next hash).
  */
 export function hashOwn(spec: KindSpec, entity: JsonObject): Uint32Array {
-  return hashFields(entity, entitySkip(spec), true);
+  return hashOwnFields(entity, entitySkip(spec), true);
 }
 
 function encodeField(entity: JsonObject, field: string): string | undefined {

@@ -1,13 +1,15 @@
 /**
  * The snapshot of a push for the next run's diff: one hash per entity, not the payload. A gzip
- * text file of lines: first `{"format":"oaakit.entity-hashes.v1","template":...}`; then, written
+ * text file of lines: first `{"format":"oaakit.entity-hashes.v3","template":...}`; then, written
  * while the push is serialized, `S<TAB>scope` the first time a scope (the entity an entity sits in)
- * appears, numbered from 0 in order, and per entity
- * `kind index<TAB>scope number<TAB>own hash<TAB>key<TAB>label`; last `H<TAB>header hash`. The own
- * hash is the first 64 bits of core's `hash128` (format v2; v1 files, SHA-256, are read without
- * their own hashes: see `PreviousHashes.comparable`). A key or label holding a tab, a line
- * break, a quote or a backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions (`snapshot-*.json.gz`, the gzip payload itself) are
- * read by hashing that payload.
+ * appears, numbered from 0 in order, and per entity `kind index<TAB>scope number<TAB>own hash<TAB>key`,
+ * followed by `<TAB>label` only when the label is not what the key reads as; last
+ * `H<TAB>header hash`. The own hash is the first 64 bits of core's entity hash (format v3: the
+ * value hash of `value-hash.ts`). Files of formats v1 (SHA-256 of the canonical text) and v2
+ * (`hash128` of it) are read for their keys and labels, their own hashes not comparable (see
+ * `PreviousHashes.comparable`). A key or label holding a tab, a line break, a quote or a
+ * backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions
+ * (`snapshot-*.json.gz`, the gzip payload itself) are read by hashing that payload.
  */
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
@@ -22,12 +24,13 @@ import type { EntryWriter } from './state-backend.js';
 const gunzipAsync = promisify(gunzip);
 
 /** Format tag of the first line. */
-export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v2';
+export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v3';
 /**
- * The format before entities were hashed with core's `hash128` (v1: SHA-256). Read for its keys
- * and labels; its own hashes cannot be compared with today's (see `PreviousHashes.comparable`).
+ * Formats whose own hashes came from an earlier entity hash (v1: SHA-256 of the canonical text,
+ * v2: `hash128` of it). Read for their keys and labels; their own hashes cannot be compared with
+ * today's (see `PreviousHashes.comparable`).
  */
-const FORMAT_V1 = 'oaakit.entity-hashes.v1';
+const OLDER_FORMATS = new Set(['oaakit.entity-hashes.v1', 'oaakit.entity-hashes.v2']);
 /** File name suffix of entity-hash snapshots; `.json.gz` names a snapshot of an earlier version. */
 export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
 /** Lines are batched into writes of about this many characters. */
@@ -45,9 +48,9 @@ export interface PreviousHashes {
   /** Labels that are not the key's value as it reads (a name with capitals), by `labelKey`. */
   labels: Map<string, string>;
   /**
-   * False for a snapshot written before entities were hashed with core's `hash128` (format v1):
-   * its own hashes say nothing about today's, so the diff tells added and removed entities (by
-   * key) but counts none as changed. The next snapshot is comparable again.
+   * False for a snapshot written with an earlier entity hash (formats v1 and v2): its own hashes
+   * say nothing about today's, so the diff tells added and removed entities (by key) but counts
+   * none as changed. The next snapshot is comparable again.
    */
   comparable: boolean;
 }
@@ -149,7 +152,9 @@ export class EntityHashWriter {
       this.batch += `S\t${JSON.stringify(entity.scope)}\n`;
     }
     const kind = KIND_INDEX.get(entity.kind) ?? -1;
-    this.batch += `${kind}\t${scope}\t${entity.own}\t${field(entity.key)}\t${field(entity.label)}\n`;
+    const line = `${kind}\t${scope}\t${entity.own}\t${field(entity.key)}`;
+    // Most labels are what the key reads as (`name\0bob` and `bob`): left out, and read back so.
+    this.batch += entity.label === keyValue(entity.key) ? `${line}\n` : `${line}\t${field(entity.label)}\n`;
     if (this.batch.length >= BATCH_CHARS) this.flush();
   }
 
@@ -190,9 +195,10 @@ async function readHashLines(data: Buffer): Promise<PreviousHashes> {
     if (line === '') continue;
     if (previous === undefined) {
       const head = JSON.parse(line) as { format?: unknown };
-      if (head.format !== ENTITY_HASHES_FORMAT && head.format !== FORMAT_V1)
+      const older = typeof head.format === 'string' && OLDER_FORMATS.has(head.format);
+      if (head.format !== ENTITY_HASHES_FORMAT && !older)
         throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
-      previous = { header: '', byKind: new Map(), labels: new Map(), comparable: head.format !== FORMAT_V1 };
+      previous = { header: '', byKind: new Map(), labels: new Map(), comparable: !older };
       continue;
     }
     if (line.startsWith('H\t')) {
@@ -208,7 +214,15 @@ async function readHashLines(data: Buffer): Promise<PreviousHashes> {
     const scopeName = scopes[Number(scope)];
     if (kindName === undefined || scopeName === undefined || hash?.length !== OWN_HASH_LENGTH)
       throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
-    store(previous, kindName, scopeName, unfield(key ?? ''), hash, unfield(label ?? ''));
+    const keyText = unfield(key ?? '');
+    store(
+      previous,
+      kindName,
+      scopeName,
+      keyText,
+      hash,
+      label === undefined ? keyValue(keyText) : unfield(label),
+    );
   }
   if (previous === undefined) throw new Error('the file is empty');
   if (header === undefined) throw new Error('the file ends before its last line (no header hash)');

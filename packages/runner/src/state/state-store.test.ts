@@ -94,19 +94,44 @@ describe('StateStore', () => {
     });
   });
 
-  it('reads a snapshot of format v1 (SHA-256 own hashes) by key, its own hashes not comparable', async () => {
+  it('reads snapshots of formats v1 and v2 (earlier own hashes) by key, their own hashes not comparable', async () => {
     await commitPayload('cc33', { employees: [{ id: '7', name: 'Cy' }], groups: [{ id: 'g', name: 'G' }] });
     const current = await store.readSnapshot('hr', (await store.read('hr'))!);
     expect(current.comparable).toBe(true);
     const dir = store.dirOf('hr');
     const text = gunzipSync(await readFile(join(dir, 'snapshot-cc33.hashes.gz'))).toString('utf8');
-    expect(text.startsWith('{"format":"oaakit.entity-hashes.v2"')).toBe(true);
-    const v1 = text.replace('oaakit.entity-hashes.v2', 'oaakit.entity-hashes.v1');
-    await writeFile(join(dir, 'snapshot-dd44.hashes.gz'), gzipSync(v1));
-    const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.hashes.gz'));
-    expect(old.comparable).toBe(false);
-    expect(labels(old)).toEqual(labels(current));
-    expect(old.header).toBe(current.header);
+    expect(text.startsWith('{"format":"oaakit.entity-hashes.v3"')).toBe(true);
+    for (const format of ['oaakit.entity-hashes.v1', 'oaakit.entity-hashes.v2']) {
+      await writeFile(
+        join(dir, 'snapshot-dd44.hashes.gz'),
+        gzipSync(text.replace('oaakit.entity-hashes.v3', format)),
+      );
+      const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.hashes.gz'));
+      expect(old.comparable).toBe(false);
+      expect(labels(old)).toEqual(labels(current));
+      expect(old.header).toBe(current.header);
+    }
+  });
+
+  it('writes a label only when it is not what the key reads as, and reads both back', async () => {
+    await commitPayload('cd34', {
+      employees: [{ id: 'ann', name: 'Ann' }, { id: 'bo' }],
+      groups: [{ id: 'g' }],
+    });
+    const text = gunzipSync(await readFile(join(store.dirOf('hr'), 'snapshot-cd34.hashes.gz'))).toString(
+      'utf8',
+    );
+    const entities = text
+      .split('\n')
+      .filter((line) => /^\d/.test(line))
+      .map((line) => line.split('\t'));
+    expect(entities.map((fields) => fields.slice(3))).toEqual(
+      expect.arrayContaining([['id\u0000ann', 'Ann'], ['id\u0000bo'], ['id\u0000g']]),
+    );
+    expect(labels(await store.readSnapshot('hr', (await store.read('hr'))!))).toEqual({
+      employees: { 'id:ann': 'Ann', 'id:bo': 'bo' },
+      groups: { 'id:g': 'g' },
+    });
   });
 
   it('reads back a snapshot of many entities, hashed before and during the read', async () => {
@@ -129,7 +154,7 @@ describe('StateStore', () => {
       message: expect.stringContaining('snapshot-ee55.hashes.gz') as unknown,
     });
     // Cut short: no header hash at its end.
-    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v2"}\n'));
+    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v3"}\n'));
     await expect(store.readSnapshot('hr', state('ee56', 'snapshot-ee56.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
       message: expect.stringContaining('ends before its last line') as unknown,

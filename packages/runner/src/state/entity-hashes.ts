@@ -33,8 +33,8 @@ export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v3';
 const OLDER_FORMATS = new Set(['oaakit.entity-hashes.v1', 'oaakit.entity-hashes.v2']);
 /** File name suffix of entity-hash snapshots; `.json.gz` names a snapshot of an earlier version. */
 export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
-/** Lines are batched into writes of about this many characters. */
-const BATCH_CHARS = 256 * 1024;
+/** Lines are batched into writes of about this many bytes. */
+const BATCH_BYTES = 256 * 1024;
 
 /**
  * The entities of the last push, held while a run reads the new payload: per entity a key and a
@@ -123,14 +123,20 @@ function unfield(text: string): string {
   return text.startsWith('"') ? (JSON.parse(text) as string) : text;
 }
 
+/** Room kept free at the end of the batch buffer for the fixed part of a line. */
+const LINE_ROOM = 64;
+
 /**
  * Writes a snapshot while the push is serialized: `add` is synchronous (it is called as each
- * entity is read); `ready()` resolves when gzip has caught up, so the push can wait on it.
+ * entity is read); `ready()` resolves when gzip has caught up, so the push can wait on it. Lines
+ * are written straight into a byte buffer (no string per line), handed to gzip every
+ * `BATCH_BYTES`.
  */
 export class EntityHashWriter {
   private readonly gzip = createGzip({ level: 1, chunkSize: 256 * 1024 });
   private readonly done: Promise<void>;
-  private batch = '';
+  private buf = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
+  private pos = 0;
   private readonly scopes = new Map<string, number>();
 
   constructor(file: EntryWriter, template: Template) {
@@ -141,7 +147,24 @@ export class EntityHashWriter {
     });
     this.done = pipeline(this.gzip, sink);
     this.done.catch(() => undefined); // surfaces through finish()
-    this.batch = `${JSON.stringify({ format: ENTITY_HASHES_FORMAT, template })}\n`;
+    this.text(`${JSON.stringify({ format: ENTITY_HASHES_FORMAT, template })}\n`);
+  }
+
+  /** Writes `text` as UTF-8, making room for it first. */
+  private text(text: string): void {
+    if (this.pos + text.length * 3 + LINE_ROOM > this.buf.length) {
+      this.flush();
+      if (text.length * 3 + LINE_ROOM > this.buf.length)
+        this.buf = Buffer.allocUnsafe(text.length * 3 + LINE_ROOM);
+    }
+    this.pos += this.buf.write(text, this.pos);
+  }
+
+  /** Writes a small whole number and a tab (the room is there: see `LINE_ROOM`). */
+  private count(n: number): void {
+    const digits = String(n);
+    for (let i = 0; i < digits.length; i++) this.buf[this.pos++] = digits.charCodeAt(i);
+    this.buf[this.pos++] = 0x09;
   }
 
   add(entity: EntityHash): void {
@@ -149,19 +172,25 @@ export class EntityHashWriter {
     if (scope === undefined) {
       scope = this.scopes.size;
       this.scopes.set(entity.scope, scope);
-      this.batch += `S\t${JSON.stringify(entity.scope)}\n`;
+      this.text(`S\t${JSON.stringify(entity.scope)}\n`);
     }
-    const kind = KIND_INDEX.get(entity.kind) ?? -1;
-    const line = `${kind}\t${scope}\t${entity.own}\t${field(entity.key)}`;
+    if (this.pos + LINE_ROOM > this.buf.length) this.flush();
+    this.count(KIND_INDEX.get(entity.kind) ?? -1);
+    this.count(scope);
+    const own = entity.own;
+    for (let i = 0; i < own.length; i++) this.buf[this.pos++] = own.charCodeAt(i);
+    this.buf[this.pos++] = 0x09;
     // Most labels are what the key reads as (`name\0bob` and `bob`): left out, and read back so.
-    this.batch += entity.label === keyValue(entity.key) ? `${line}\n` : `${line}\t${field(entity.label)}\n`;
-    if (this.batch.length >= BATCH_CHARS) this.flush();
+    const label = entity.label === keyValue(entity.key) ? undefined : entity.label;
+    this.text(label === undefined ? `${field(entity.key)}\n` : `${field(entity.key)}\t${field(label)}\n`);
+    if (this.pos >= BATCH_BYTES) this.flush();
   }
 
   private flush(): void {
-    if (this.batch === '') return;
-    this.gzip.write(this.batch);
-    this.batch = '';
+    if (this.pos === 0) return;
+    this.gzip.write(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
+    this.pos = 0;
   }
 
   /** Resolves once gzip has room again. */
@@ -174,7 +203,7 @@ export class EntityHashWriter {
    * file (which the caller then commits).
    */
   async finish(header: string): Promise<void> {
-    this.batch += `H\t${header}\n`;
+    this.text(`H\t${header}\n`);
     this.flush();
     this.gzip.end();
     await this.done;

@@ -84,6 +84,12 @@ export function previousLabel(
   return previous.labels.get(labelKey(kind, scope, key)) ?? keyValue(key);
 }
 
+/** Whether `label` is what `key` reads as (`keyValue(key) === label`), without cutting the key. */
+function readsAs(key: string, label: string): boolean {
+  const at = key.indexOf('\u0000');
+  return key.length - at - 1 === label.length && key.endsWith(label);
+}
+
 /** A flat copy of `text`, which does not keep alive the line it was cut from. */
 function own(text: string): string {
   return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8');
@@ -180,10 +186,35 @@ export class EntityHashWriter {
     const own = entity.own;
     for (let i = 0; i < own.length; i++) this.buf[this.pos++] = own.charCodeAt(i);
     this.buf[this.pos++] = 0x09;
+    this.field(entity.key);
     // Most labels are what the key reads as (`name\0bob` and `bob`): left out, and read back so.
-    const label = entity.label === keyValue(entity.key) ? undefined : entity.label;
-    this.text(label === undefined ? `${field(entity.key)}\n` : `${field(entity.key)}\t${field(label)}\n`);
+    if (!readsAs(entity.key, entity.label)) {
+      this.buf[this.pos++] = 0x09;
+      this.field(entity.label);
+    }
+    this.buf[this.pos++] = 0x0a;
     if (this.pos >= BATCH_BYTES) this.flush();
+  }
+
+  /**
+   * Writes a key or label as `field()` spells it: byte by byte while it is plain ASCII (nearly
+   * always), else as UTF-8 or a JSON string. Leaves room for the two bytes that may follow.
+   */
+  private field(text: string): void {
+    const n = text.length;
+    if (this.pos + n + LINE_ROOM > this.buf.length) this.flush();
+    if (n + LINE_ROOM <= this.buf.length) {
+      const start = this.pos;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = text.charCodeAt(i);
+        if (c >= 0x80 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x22 || c === 0x5c) break;
+        this.buf[this.pos++] = c;
+      }
+      if (i === n) return;
+      this.pos = start;
+    }
+    this.text(field(text));
   }
 
   private flush(): void {

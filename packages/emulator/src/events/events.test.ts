@@ -207,6 +207,21 @@ describe('GET /api/preview/events', () => {
       expect.objectContaining({ event_type: 'DATASOURCE_REGISTERED', entity_id: t.dataSourceId }),
     ]);
   });
+
+  it('keeps the /_emulator/events view to the same 90 days, read before the API', async () => {
+    clock.set('2027-01-01T00:00:00Z');
+    await someEvents();
+    clock.advance(91 * DAY);
+    const t = await h().target();
+    const view = values<{ event_type: string; entity_id: string; timestamp: string }>(
+      await h().call('GET', '/_emulator/events?limit=100000'),
+    );
+    const cutoff = clock.nowMs() - 90 * DAY;
+    expect(view.filter((e) => Date.parse(e.timestamp) < cutoff)).toEqual([]);
+    expect(view).toContainEqual(
+      expect.objectContaining({ event_type: 'DATASOURCE_REGISTERED', entity_id: t.dataSourceId }),
+    );
+  });
 });
 
 describe('GET /api/v1/events/export', () => {

@@ -1,11 +1,12 @@
 /**
  * `/_emulator/graph/...` and `/_emulator/events` (admin): read-only views of the graph store and the
- * stored events, for tests and debugging until the node query and events APIs exist.
+ * stored events (within the events API's 90-day retention), for tests and debugging.
  */
 import type { FastifyInstance } from 'fastify';
 import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField } from '../errors.js';
+import { purgeExpiredEvents } from '../events/event-pages.js';
 import { graphStats, readEdges, readNodes, type ReadOptions } from '../graph/read-graph.js';
 import { listEvents } from '../store/events.js';
 
@@ -50,10 +51,14 @@ export function registerGraphRoutes(app: FastifyInstance, ctx: EmulatorContext):
   app.get<{ Querystring: Query }>('/_emulator/graph/edges', allow(ADMIN), (req) => ({
     values: readEdges(ctx.db, text(req.query, 'data_source_id', true), readOptions(req.query, 'kind')),
   }));
-  app.get<{ Querystring: Query }>('/_emulator/events', allow(ADMIN), (req) => ({
-    values: listEvents(ctx.db, {
-      eventType: text(req.query, 'event_type'),
-      limit: count(req.query, 'limit', 1000, 100_000),
-    }),
-  }));
+  app.get<{ Querystring: Query }>('/_emulator/events', allow(ADMIN), (req) => {
+    // The view shows what the events API would: nothing past the 90-day retention.
+    purgeExpiredEvents(ctx.db, ctx.clock.nowMs());
+    return {
+      values: listEvents(ctx.db, {
+        eventType: text(req.query, 'event_type'),
+        limit: count(req.query, 'limit', 1000, 100_000),
+      }),
+    };
+  });
 }

@@ -41,7 +41,7 @@ export type { SecretSources } from './credentials/secrets.js';
 
 // State
 export { StateStore, type SnapshotWriter, type StateCommit } from './state/state-store.js';
-export type { PreviousHashes } from './state/entity-hashes.js';
+export type { PreviousHashes } from './state/previous-hashes.js';
 export { type StoredState } from './state/stored-state.js';
 export { DirectoryBackend } from './state/directory-backend.js';
 export type {

@@ -5,8 +5,8 @@
  */
 import { hasHeaderFields } from '@oaakit/core';
 import type { EntityCounts, EntityHash, EntityKind, JsonObject, KindCounts, Template } from '@oaakit/core';
-import { ownNumber, previousLabel } from '../state/entity-hashes.js';
-import type { PreviousHashes } from '../state/entity-hashes.js';
+import { ownNumber } from '../state/entity-hashes.js';
+import type { PreviousHashes } from '../state/previous-hashes.js';
 import type { DiffSummary } from './run-types.js';
 
 /** Names of removed entities listed per kind in the result; the counts cover all of them. */
@@ -29,13 +29,11 @@ export class HashDiff {
   /** One entity of the new payload. */
   see(entity: EntityHash): void {
     if (this.previous === undefined) return;
-    const keys = this.previous.byKind.get(entity.kind)?.get(entity.scope);
-    const before = keys?.get(entity.key);
+    const before = this.previous.take(entity.kind, entity.scope, entity.key);
     if (before === undefined) {
       this.tally(entity.kind).added++;
       return;
     }
-    keys!.delete(entity.key);
     if (this.previous.comparable && before !== ownNumber(entity.own)) this.tally(entity.kind).changed++;
   }
 
@@ -43,28 +41,18 @@ export class HashDiff {
    * What changed: a first push (no previous hashes) is summarized from `counts`; otherwise what is
    * left of the previous hashes was removed, listed by name (at most `REMOVED_NAMES_LISTED` per kind).
    */
-  summary(input: {
+  async summary(input: {
     template: Template;
     header: string;
     counts: EntityCounts;
     payload: JsonObject;
-  }): DiffSummary {
+  }): Promise<DiffSummary> {
     if (this.previous === undefined) return firstPush(input.template, input.payload, input.counts);
     const removedNames: Partial<Record<EntityKind, string[]>> = {};
-    for (const [kind, scopes] of this.previous.byKind) {
-      const names: string[] = [];
-      let removed = 0;
-      for (const [scope, keys] of scopes) {
-        removed += keys.size;
-        for (const key of keys.keys()) {
-          if (names.length >= REMOVED_NAMES_LISTED) break;
-          names.push(previousLabel(this.previous, kind, scope, key));
-        }
-      }
-      if (removed === 0) continue;
-      this.tally(kind).removed = removed;
+    for (const [kind, removed] of this.previous.missing()) this.tally(kind).removed = removed;
+    // The names are read again from the snapshot, only when something was removed.
+    for (const [kind, names] of await this.previous.missingNames(REMOVED_NAMES_LISTED))
       removedNames[kind] = names;
-    }
     const byKind: Partial<Record<EntityKind, KindCounts>> = {};
     const totals = { added: 0, removed: 0, changed: 0 };
     for (const [kind, t] of this.tallies) {

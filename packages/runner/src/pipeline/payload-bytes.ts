@@ -27,7 +27,7 @@ export async function pushOnce(options: {
   settings: PushSettings;
   signal: AbortSignal;
   onBytes: (jsonBytes: number, compressedBytes: number) => void;
-  atEnd: () => void;
+  atEnd: () => Promise<void>;
 }): Promise<PushOutcome> {
   const { stream, counters } = createPayloadStream(options.value, {
     compression: 'gzip',
@@ -43,7 +43,7 @@ export async function pushOnce(options: {
       options.onBytes(counters.jsonBytes, compressed);
       yield chunk;
     }
-    options.atEnd();
+    await options.atEnd();
   }
   try {
     const result = await options.client.pushPayload({

@@ -10,7 +10,7 @@ import { OaaError } from '@oaakit/core';
 import type { JsonObject } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { EntityHashWriter } from '../state/entity-hashes.js';
-import type { PreviousHashes } from '../state/entity-hashes.js';
+import type { PreviousHashes } from '../state/previous-hashes.js';
 import type { SnapshotWriter } from '../state/state-store.js';
 import type { StoredState } from '../state/stored-state.js';
 import { STATE_FORMAT_VERSION } from '../state/stored-state.js';
@@ -116,8 +116,8 @@ export async function pushAndCommit(scope: RunScope, input: PushInput): Promise<
         onBytes: (jsonBytes, compressedBytes) => {
           if (gate.ready()) emit({ phase: 'push', kind: 'progress', jsonBytes, compressedBytes });
         },
-        atEnd: () => {
-          verdict = pass.finish();
+        atEnd: async () => {
+          verdict = await pass.finish();
           const { guard } = verdict.base;
           if (guard?.refused) throw guardRefusal(connectorId, guard);
           if (guard?.forced) logger.warn({ guard }, 'deletion guard overridden by force');

@@ -85,7 +85,7 @@ async function dryRun(
   } catch (error) {
     throw asRunError(scope, error);
   }
-  const { base } = pass.finish();
+  const { base } = await pass.finish();
   if (base.guard?.forced) logger.warn({ guard: base.guard }, 'deletion guard overridden by force');
   if (save !== undefined) logger.info({ path: save }, 'payload saved');
   return {

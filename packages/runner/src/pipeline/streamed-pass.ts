@@ -10,7 +10,7 @@ import { ValidationError, hashAsRead, validateAsRead } from '@oaakit/core';
 import type { EntityCounts, JsonObject, Violation } from '@oaakit/core';
 import type { EntityHashWriter } from '../state/entity-hashes.js';
 import type { StoredState } from '../state/stored-state.js';
-import type { PreviousHashes } from '../state/entity-hashes.js';
+import type { PreviousHashes } from '../state/previous-hashes.js';
 import { judgeDeletions } from './diff-step.js';
 import { HashDiff } from './hash-diff.js';
 import { throttle } from './progress.js';
@@ -31,7 +31,7 @@ export interface StreamedPass {
   /** Header hash of the payload, for the snapshot's last line. */
   readonly header: string;
   /** Call once the serializer has read `value` to its end. */
-  finish(): PassVerdict;
+  finish(): Promise<PassVerdict>;
 }
 
 /**
@@ -68,14 +68,14 @@ export function startPass(
   return {
     value: hashed.value,
     header: hashed.header,
-    finish() {
+    async finish() {
       if (!checked.complete || !hashed.complete)
         throw new Error('the payload was not read to its end before the pass was finished');
       const warnings: Violation[] = [...checked.warnings];
       const counts: EntityCounts = { ...hashed.counts };
       logWarnings(scope.logger, warnings);
       emit({ phase: 'validate', kind: 'end', counts, errors: 0, warnings: warnings.length });
-      const summary = diff.summary({ template, header: hashed.header, counts, payload: input.payload });
+      const summary = await diff.summary({ template, header: hashed.header, counts, payload: input.payload });
       const guard = judgeDeletions({
         template,
         diff: summary,

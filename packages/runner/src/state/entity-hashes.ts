@@ -12,14 +12,15 @@
  * (`snapshot-*.json.gz`, the gzip payload itself) are read by hashing that payload.
  */
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip, gunzip } from 'node:zlib';
 import { ENTITY_KINDS, hashAsRead, jsonChunks } from '@oaakit/core';
-import type { EntityHash, EntityKind, JsonObject, Template } from '@oaakit/core';
+import type { EntityHash, JsonObject, Template } from '@oaakit/core';
 import type { EntryWriter } from './state-backend.js';
+import { PreviousHashes, type PreviousEntity } from './previous-hashes.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -36,36 +37,20 @@ export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
 /** Lines are batched into writes of about this many bytes. */
 const BATCH_BYTES = 256 * 1024;
 
-/**
- * The entities of the last push, held while a run reads the new payload: per entity a key and a
- * number, about 100 bytes (bench-app-200,000, 460,000 entities: 45 MB).
- */
-export interface PreviousHashes {
-  /** Hash of the last push's header (top-level fields that are not entity collections). */
-  header: string;
-  /** Kind -> scope -> key -> own hash (see `ownNumber`). */
-  byKind: Map<EntityKind, Map<string, Map<string, number>>>;
-  /** Labels that are not the key's value as it reads (a name with capitals), by `labelKey`. */
-  labels: Map<string, string>;
-  /**
-   * False for a snapshot written with an earlier entity hash (formats v1 and v2): its own hashes
-   * say nothing about today's, so the diff tells added and removed entities (by key) but counts
-   * none as changed. The next snapshot is comparable again.
-   */
-  comparable: boolean;
-}
-
 /** Hex digits of an own hash. */
 export const OWN_HASH_LENGTH = 16;
 
-/** An own hash (16 hex digits) as a number: its first 52 bits, exact in a double. */
+/** An own hash (16 hex digits) as a number: its first 52 bits, exact in a double; NaN if not hex. */
 export function ownNumber(own: string): number {
-  return parseInt(own.slice(0, 13), 16);
-}
-
-/** The key of an entity's label in `PreviousHashes.labels`. */
-export function labelKey(kind: EntityKind, scope: string, key: string): string {
-  return `${kind}\u0002${scope}\u0002${key}`;
+  // Digit by digit: `parseInt(own.slice(0, 13), 16)` costs a string and a parse per entity.
+  let n = 0;
+  for (let i = 0; i < 13; i++) {
+    const c = own.charCodeAt(i);
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (d < 0) return Number.NaN;
+    n = n * 16 + d;
+  }
+  return n;
 }
 
 /** What a key reads as: the value after the key field's name (`name\0bob` -> `bob`), or the key. */
@@ -74,42 +59,10 @@ function keyValue(key: string): string {
   return at < 0 ? key : key.slice(at + 1);
 }
 
-/** The label of an entity of the last push: its name as written, else its key's value. */
-export function previousLabel(
-  previous: PreviousHashes,
-  kind: EntityKind,
-  scope: string,
-  key: string,
-): string {
-  return previous.labels.get(labelKey(kind, scope, key)) ?? keyValue(key);
-}
-
 /** Whether `label` is what `key` reads as (`keyValue(key) === label`), without cutting the key. */
 function readsAs(key: string, label: string): boolean {
   const at = key.indexOf('\u0000');
   return key.length - at - 1 === label.length && key.endsWith(label);
-}
-
-/** A flat copy of `text`, which does not keep alive the line it was cut from. */
-function own(text: string): string {
-  return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8');
-}
-
-function store(
-  into: PreviousHashes,
-  kind: EntityKind,
-  scope: string,
-  key: string,
-  hash: string,
-  label: string,
-): void {
-  let scopes = into.byKind.get(kind);
-  if (scopes === undefined) into.byKind.set(kind, (scopes = new Map<string, Map<string, number>>()));
-  let keys = scopes.get(scope);
-  if (keys === undefined) scopes.set(scope, (keys = new Map<string, number>()));
-  const k = own(key);
-  keys.set(k, ownNumber(hash));
-  if (label !== keyValue(key)) into.labels.set(labelKey(kind, scope, k), own(label));
 }
 
 /** `text`, or `JSON.stringify(text)` when it holds a tab, a line break, a quote or a backslash. */
@@ -246,70 +199,124 @@ export class EntityHashWriter {
   }
 }
 
-async function readHashLines(data: Buffer): Promise<PreviousHashes> {
-  const lines = createInterface({ input: Readable.from([data]).pipe(createGunzip()), crlfDelay: Infinity });
-  let previous: PreviousHashes | undefined;
-  let header: string | undefined;
-  const scopes: string[] = [];
-  for await (const line of lines) {
-    if (line === '') continue;
-    if (previous === undefined) {
-      const head = JSON.parse(line) as { format?: unknown };
-      const older = typeof head.format === 'string' && OLDER_FORMATS.has(head.format);
-      if (head.format !== ENTITY_HASHES_FORMAT && !older)
-        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
-      previous = { header: '', byKind: new Map(), labels: new Map(), comparable: !older };
-      continue;
-    }
-    if (line.startsWith('H\t')) {
-      header = line.slice(2);
-      continue;
-    }
-    if (line.startsWith('S\t')) {
-      scopes.push(JSON.parse(line.slice(2)) as string);
-      continue;
-    }
-    const [kind, scope, hash, key, label] = line.split('\t');
-    const kindName = ENTITY_KINDS[Number(kind)];
-    const scopeName = scopes[Number(scope)];
-    if (kindName === undefined || scopeName === undefined || hash?.length !== OWN_HASH_LENGTH)
-      throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
-    const keyText = unfield(key ?? '');
-    store(
-      previous,
-      kindName,
-      scopeName,
-      keyText,
-      hash,
-      label === undefined ? keyValue(keyText) : unfield(label),
-    );
+/** The lines of gzip `data`, decoded as UTF-8, a chunk's worth at a time. */
+async function* gzipLines(data: Buffer): AsyncGenerator<string[]> {
+  let carry = '';
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of Readable.from([data]).pipe(createGunzip({ chunkSize: 256 * 1024 }))) {
+    const lines = (carry + decoder.write(chunk as Buffer)).split('\n');
+    carry = lines.pop()!;
+    yield lines;
   }
-  if (previous === undefined) throw new Error('the file is empty');
-  if (header === undefined) throw new Error('the file ends before its last line (no header hash)');
-  previous.header = header;
-  return previous;
+  const rest = carry + decoder.end();
+  if (rest !== '') yield [rest];
 }
 
-/** The hashes of a payload snapshot written by an earlier version (the gzip JSON payload). */
-async function hashPayloadFile(data: Buffer, template: Template): Promise<PreviousHashes> {
+/** What the first and last lines of a snapshot tell. */
+interface HashLines {
+  comparable: boolean;
+  header: string;
+}
+
+/**
+ * The entities of a snapshot of format v1-v3, a chunk's worth at a time (a step per entity would
+ * cost more than the entity's line), with their own hashes as numbers; labels only when
+ * `withLabels` (else empty). Fills `info` from the first and last lines, and throws with the reason
+ * for a file it cannot read.
+ */
+async function* hashLineBatches(
+  data: Buffer,
+  withLabels: boolean,
+  info: HashLines,
+): AsyncGenerator<PreviousEntity[]> {
+  let started = false;
+  let ended = false;
+  const scopes: string[] = [];
+  for await (const lines of gzipLines(data)) {
+    const batch: PreviousEntity[] = [];
+    for (const line of lines) {
+      if (line === '') continue;
+      if (!started) {
+        const first = JSON.parse(line) as { format?: unknown };
+        const older = typeof first.format === 'string' && OLDER_FORMATS.has(first.format);
+        if (first.format !== ENTITY_HASHES_FORMAT && !older)
+          throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+        info.comparable = !older;
+        started = true;
+        continue;
+      }
+      if (line.startsWith('H\t')) {
+        info.header = line.slice(2);
+        ended = true;
+        continue;
+      }
+      if (line.startsWith('S\t')) {
+        scopes.push(JSON.parse(line.slice(2)) as string);
+        continue;
+      }
+      const [kind, scope, hash, key, label] = line.split('\t');
+      const kindName = ENTITY_KINDS[Number(kind)];
+      const scopeName = scopes[Number(scope)];
+      const own = hash?.length === OWN_HASH_LENGTH ? ownNumber(hash) : Number.NaN;
+      if (kindName === undefined || scopeName === undefined || Number.isNaN(own))
+        throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
+      const keyText = unfield(key ?? '');
+      batch.push({
+        kind: kindName,
+        scope: scopeName,
+        key: keyText,
+        own,
+        label: !withLabels ? '' : label === undefined ? keyValue(keyText) : unfield(label),
+      });
+    }
+    yield batch;
+  }
+  if (!started) throw new Error('the file is empty');
+  if (!ended) throw new Error('the file ends before its last line (no header hash)');
+}
+
+/**
+ * The entities of a payload snapshot written by an earlier version (the gzip JSON payload), by
+ * hashing that payload.
+ */
+async function payloadFileEntities(
+  data: Buffer,
+  template: Template,
+): Promise<{ header: string; entities: PreviousEntity[] }> {
   const payload = JSON.parse((await gunzipAsync(data)).toString('utf8')) as JsonObject;
-  const previous: PreviousHashes = { header: '', byKind: new Map(), labels: new Map(), comparable: true };
+  const entities: PreviousEntity[] = [];
   const hashed = hashAsRead(template, payload, (e) =>
-    store(previous, e.kind, e.scope, e.key, e.own, e.label),
+    entities.push({ kind: e.kind, scope: e.scope, key: e.key, own: ownNumber(e.own), label: e.label }),
   );
   for await (const chunk of jsonChunks(hashed.value)) void chunk;
-  previous.header = hashed.header;
-  return previous;
+  return { header: hashed.header, entities };
 }
 
 /**
  * Reads a snapshot of either format, told apart by its entry name; throws with the reason when it
- * cannot.
+ * cannot. Holds the entities' identities and own hashes (see `PreviousHashes`); their names are
+ * read again from `data` when asked for.
  */
 export async function readEntityHashes(
   name: string,
   data: Buffer,
   template: Template,
 ): Promise<PreviousHashes> {
-  return name.endsWith(ENTITY_HASHES_SUFFIX) ? readHashLines(data) : hashPayloadFile(data, template);
+  if (!name.endsWith(ENTITY_HASHES_SUFFIX)) {
+    // An upgrade's one-time path: the payload is hashed, and its entities kept for their names.
+    const { header, entities } = await payloadFileEntities(data, template);
+    const previous = new PreviousHashes(() => entities);
+    for (const e of entities) previous.add(e.kind, e.scope, e.key, e.own);
+    previous.header = header;
+    return previous;
+  }
+  const previous = new PreviousHashes(async function* () {
+    for await (const batch of hashLineBatches(data, true, { comparable: true, header: '' })) yield* batch;
+  });
+  const info: HashLines = { comparable: true, header: '' };
+  for await (const batch of hashLineBatches(data, false, info))
+    for (const e of batch) previous.add(e.kind, e.scope, e.key, e.own);
+  previous.comparable = info.comparable;
+  previous.header = info.header;
+  return previous;
 }

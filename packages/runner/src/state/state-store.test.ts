@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { JsonObject } from '@oaakit/core';
-import { previousLabel } from './entity-hashes.js';
 import { writeHashSnapshot } from '../testing/hash-snapshot.js';
-import type { PreviousHashes } from './entity-hashes.js';
+import type { PreviousHashes } from './previous-hashes.js';
 import { StateStore } from './state-store.js';
 import type { StoredState } from './stored-state.js';
 
@@ -45,12 +44,9 @@ async function commitPayload(digest: string, payload: JsonObject): Promise<void>
 }
 
 /** kind -> key -> label, of the hashes read back. */
-function labels(hashes: PreviousHashes): Record<string, Record<string, string>> {
+async function labels(hashes: PreviousHashes): Promise<Record<string, Record<string, string>>> {
   const out: Record<string, Record<string, string>> = {};
-  for (const [kind, scopes] of hashes.byKind)
-    for (const [scope, keys] of scopes)
-      for (const key of keys.keys())
-        (out[kind] ??= {})[key.replace('\u0000', ':')] = previousLabel(hashes, kind, scope, key);
+  for await (const e of hashes.entries()) (out[e.kind] ??= {})[e.key.replace('\u0000', ':')] = e.label;
   return out;
 }
 
@@ -62,7 +58,7 @@ describe('StateStore', () => {
     const read = await store.read('hr');
     expect(read).toMatchObject({ digest: 'bb22', connectorState: { cursor: 'abc' } });
     const hashes = await store.readSnapshot('hr', read!);
-    expect(labels(hashes)).toEqual({ employees: { 'id:2': 'Bo' } });
+    expect(await labels(hashes)).toEqual({ employees: { 'id:2': 'Bo' } });
     expect(await store.readReport('hr')).toEqual({ status: 'pushed' });
     expect((await readdir(store.dirOf('hr'))).sort()).toEqual([
       'last-run.json',
@@ -81,15 +77,25 @@ describe('StateStore', () => {
     const current = await store.readSnapshot('hr', (await store.read('hr'))!);
     await writeFile(join(store.dirOf('hr'), 'snapshot-dd44.json.gz'), gzipSync(JSON.stringify(payload)));
     const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.json.gz'));
-    expect(old).toEqual(current);
-    expect(labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
+    const entries = async (h: PreviousHashes) => {
+      const out: unknown[] = [];
+      for await (const e of h.entries()) out.push(e);
+      return out;
+    };
+    expect(await entries(old)).toEqual(await entries(current));
+    expect([old.header, old.comparable, old.size]).toEqual([
+      current.header,
+      current.comparable,
+      current.size,
+    ]);
+    expect(await labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
   });
 
   it('reads back keys and labels that hold tabs, line breaks, quotes and backslashes', async () => {
     const names = ['tab\there', 'line\nbreak', 'cr\rhere', 'say "hi"', 'back\\slash', 'plain'];
     await commitPayload('ab12', { employees: names.map((name, i) => ({ id: `${name}-${i}`, name })) });
     const hashes = await store.readSnapshot('hr', (await store.read('hr'))!);
-    expect(labels(hashes)).toEqual({
+    expect(await labels(hashes)).toEqual({
       employees: Object.fromEntries(names.map((name, i) => [`id:${name}-${i}`.toLowerCase(), name])),
     });
   });
@@ -108,7 +114,7 @@ describe('StateStore', () => {
       );
       const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.hashes.gz'));
       expect(old.comparable).toBe(false);
-      expect(labels(old)).toEqual(labels(current));
+      expect(await labels(old)).toEqual(await labels(current));
       expect(old.header).toBe(current.header);
     }
   });
@@ -128,7 +134,7 @@ describe('StateStore', () => {
     expect(entities.map((fields) => fields.slice(3))).toEqual(
       expect.arrayContaining([['id\u0000ann', 'Ann'], ['id\u0000bo'], ['id\u0000g']]),
     );
-    expect(labels(await store.readSnapshot('hr', (await store.read('hr'))!))).toEqual({
+    expect(await labels(await store.readSnapshot('hr', (await store.read('hr'))!))).toEqual({
       employees: { 'id:ann': 'Ann', 'id:bo': 'bo' },
       groups: { 'id:g': 'g' },
     });
@@ -139,7 +145,7 @@ describe('StateStore', () => {
     const employees = Array.from({ length: 20_000 }, (_, i) => ({ id: String(i), name: `E${i}` }));
     await commitPayload('ff66', { employees, groups: new Set([{ id: 'g', name: 'G' }]) });
     const hashes = await store.readSnapshot('hr', (await store.read('hr'))!);
-    const read = labels(hashes);
+    const read = await labels(hashes);
     expect(Object.keys(read.employees ?? {})).toHaveLength(20_000);
     expect(read.employees?.['id:19999']).toBe('E19999');
     expect(read.groups).toEqual({ 'id:g': 'G' });

@@ -10,7 +10,7 @@ import { OaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { DirectoryBackend } from './directory-backend.js';
 import { ENTITY_HASHES_SUFFIX, readEntityHashes } from './entity-hashes.js';
-import type { PreviousHashes } from './entity-hashes.js';
+import type { PreviousHashes } from './previous-hashes.js';
 import type { AcquireLockOptions, HeldLock } from './lock.js';
 import type { EntryWriter, StateBackend } from './state-backend.js';
 import { STATE_FORMAT_VERSION, storedStateSchema } from './stored-state.js';

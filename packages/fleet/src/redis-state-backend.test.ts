@@ -59,7 +59,9 @@ describe('the state of a fleet in Redis', () => {
     const read = await other.read('a');
     expect(read).toMatchObject({ digest: 'bb22', connectorState: { cursor: 'bb22' } });
     const hashes = await other.readSnapshot('a', read!);
-    expect([...hashes.labels.values()]).toEqual(['Ebb22']);
+    const labels: string[] = [];
+    for await (const e of hashes.entries()) labels.push(e.label);
+    expect(labels).toEqual(['Ebb22']);
     expect(await other.readReport('a')).toEqual({ status: 'pushed' });
     expect((await other.backend.names('a')).sort()).toEqual([
       'last-run.json',

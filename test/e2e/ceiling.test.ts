@@ -43,7 +43,14 @@ afterAll(async () => {
 async function pushCeiling(parts: number): Promise<CeilingRun> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
-    [`--max-old-space-size=${HEAP_CAP_MB}`, CEILING, '--parts', String(parts), '--body-bytes', String(BODY_BYTES)],
+    [
+      `--max-old-space-size=${HEAP_CAP_MB}`,
+      CEILING,
+      '--parts',
+      String(parts),
+      '--body-bytes',
+      String(BODY_BYTES),
+    ],
     { env: { ...process.env, ...emu.env }, maxBuffer: MB },
   );
   return JSON.parse(stdout) as CeilingRun;

@@ -4,7 +4,8 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { Template } from '@oaakit/core';
-import { CREATE_NODE_ID_INDEX, DROP_NODE_ID_INDEX, type Db } from '../db/schema.js';
+import { createNodeIdIndex, dropGraphIndexes } from '../db/graph-indexes.js';
+import type { Db } from '../db/schema.js';
 import { deleteRanges, rangesOf, type GraphRanges } from '../graph/delete-graph.js';
 import { ingestPayload, type IngestResult } from '../graph/ingest.js';
 import { GraphWriter } from '../graph/writer.js';
@@ -61,9 +62,10 @@ const BULK_BYTES = 16 * 1024 * 1024;
 const BYTES_PER_NODE = 250;
 
 /**
- * Whether to drop the node-id index and build it again after writing: far cheaper than keeping it
- * up to date row by row when the submission is most of the graph (random-order index inserts are
- * what a big ingest spends most of its time on), and far dearer when it is a small part of it.
+ * Whether to drop the graph's indexes and build the node-id index again after writing (the
+ * node-query indexes are left to the first query, `db/graph-indexes.ts`): far cheaper than keeping
+ * them up to date row by row when the submission is most of the graph (random-order index inserts
+ * are what a big ingest spends most of its time on), and far dearer when it is a small part of it.
  */
 function rebuildIndex(db: Db, replacedNodes: number, payloadBytes: number): boolean {
   if (payloadBytes < BULK_BYTES) return false;
@@ -98,14 +100,14 @@ function writeSubmission(
   old: GraphRanges | undefined,
   bulk: boolean,
 ): IngestResult {
-  if (bulk) db.exec(DROP_NODE_ID_INDEX);
+  if (bulk) dropGraphIndexes(db);
   if (old) deleteRanges(db, old, { keepTags: true });
   const w = new GraphWriter(db, input.dataSourceId, input.providerId);
   const result = ingestPayload(w, input.template, input.payload, input.lastLogin);
   input.afterIngest?.();
   storeActivity(db, input.dataSourceId, input.lastLogin);
   const r = w.ranges();
-  if (bulk) db.exec(CREATE_NODE_ID_INDEX);
+  if (bulk) createNodeIdIndex(db);
   db.prepare(
     `INSERT INTO submissions (data_source_id, template, payload_gzip, pushed_at, node_lo, node_hi, edge_lo, edge_hi, key_lo, key_hi)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

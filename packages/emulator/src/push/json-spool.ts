@@ -1,8 +1,8 @@
 /**
  * The streaming JSON reader of pushed payloads. It reads the decoded bytes piece by piece and splits
  * them in two: the large collections of an application payload (each application's `local_users`
- * and `identity_to_permissions`) go, as their raw bytes, to a spool file on disk, and everything
- * else (the "skeleton": applications, roles, groups, resources, permissions) stays in memory, with
+ * and `resources`, and `identity_to_permissions`) go, as their raw bytes, to a spool file on disk,
+ * and everything else (the "skeleton": applications, roles, groups, permissions) stays in memory, with
  * a placeholder where each spooled array was. The skeleton is parsed with `JSON.parse`; a spooled
  * collection is read back as an iterable that parses it in batches of entities (`SpoolCollection`).
  *
@@ -123,7 +123,7 @@ export interface SpoolPaths {
 /** The paths spooled for the application template. */
 export const APPLICATION_SPOOL: SpoolPaths = {
   top: ['identity_to_permissions'],
-  inApplications: ['local_users'],
+  inApplications: ['local_users', 'resources'],
 };
 
 /** Reads decoded payload bytes piece by piece; `end` answers the skeleton and spooled regions. */

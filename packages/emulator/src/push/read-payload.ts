@@ -1,6 +1,6 @@
 /**
  * A pushed payload read as a stream: decoded JSON bytes in, the payload object out, with an
- * application payload's local users and identity_to_permissions entries left on disk (see
+ * application payload's local users, resources and identity_to_permissions entries left on disk (see
  * `json-spool.ts`) as collections that are parsed when they are iterated. Memory holds the skeleton
  * of the payload and one batch of entities, not the payload's text nor all of its entities.
  */
@@ -54,6 +54,14 @@ function compressor() {
   };
 }
 
+/** The objects of the payload's `applications` array, where spooled collections may be. */
+function applicationsOf(payload: Record<string, unknown>): Record<string, unknown>[] {
+  if (!Array.isArray(payload.applications)) return [];
+  return (payload.applications as unknown[]).filter(
+    (app): app is Record<string, unknown> => app !== null && typeof app === 'object' && !Array.isArray(app),
+  );
+}
+
 /** The payload object of a scan: the skeleton parsed, spooled arrays attached where they were. */
 function assemble(scan: ScanResult, spool: SpoolFile, field: string): Record<string, unknown> {
   let value: unknown;
@@ -72,11 +80,8 @@ function assemble(scan: ScanResult, spool: SpoolFile, field: string): Record<str
     holder[key] = new SpoolCollection(spool.fd, region, field);
   };
   attach(payload, 'identity_to_permissions');
-  if (Array.isArray(payload.applications)) {
-    for (const app of payload.applications as unknown[])
-      if (app !== null && typeof app === 'object' && !Array.isArray(app))
-        attach(app as Record<string, unknown>, 'local_users');
-  }
+  for (const app of applicationsOf(payload))
+    for (const key of APPLICATION_SPOOL.inApplications) attach(app, key);
   return payload;
 }
 
@@ -121,10 +126,7 @@ export function materialize(payload: Record<string, unknown>): Record<string, un
     if (isSpooled(v)) holder[key] = Array.from(v);
   };
   fill(payload, 'identity_to_permissions');
-  if (Array.isArray(payload.applications)) {
-    for (const app of payload.applications as unknown[])
-      if (app !== null && typeof app === 'object' && !Array.isArray(app))
-        fill(app as Record<string, unknown>, 'local_users');
-  }
+  for (const app of applicationsOf(payload))
+    for (const key of APPLICATION_SPOOL.inApplications) fill(app, key);
   return payload;
 }

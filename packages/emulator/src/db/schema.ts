@@ -79,6 +79,15 @@ CREATE TABLE IF NOT EXISTS submissions (
   key_lo INTEGER NOT NULL, key_hi INTEGER NOT NULL
 );
 
+-- A submission's stored payload (gzip) in the pieces it came in (a multipart upload's chunks), so no
+-- step holds all of it; submissions.payload_gzip is then empty (files written before hold it there).
+CREATE TABLE IF NOT EXISTS submission_parts (
+  data_source_id TEXT NOT NULL REFERENCES data_sources(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (data_source_id, seq)
+);
+
 CREATE TABLE IF NOT EXISTS nodes (
   rid INTEGER PRIMARY KEY,
   id TEXT NOT NULL,

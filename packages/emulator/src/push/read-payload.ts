@@ -10,6 +10,7 @@ import type { Template } from '@oaakit/core';
 import { badField } from '../errors.js';
 import { APPLICATION_SPOOL, PayloadScanner, SpoolFile, type ScanResult } from './json-spool.js';
 import { SpoolCollection } from './spool-collection.js';
+import { storedGzipOf, type StoredGzip } from './stored-gzip.js';
 
 /** A payload read from its bytes, ready to be validated and ingested. */
 export interface ReadPayload {
@@ -18,7 +19,7 @@ export interface ReadPayload {
   /** Bytes of JSON read. */
   bytes: number;
   /** The payload gzip-compressed, as the submission keeps it for incremental pushes. */
-  storedGzip: () => Promise<Buffer>;
+  storedGzip: () => Promise<StoredGzip>;
   /** Removes the spool file; call once the payload was processed. */
   close: () => void;
 }
@@ -31,7 +32,7 @@ export interface ReadOptions {
    * The stored copy, when the caller has the payload gzip-compressed already (a GZIP push); else
    * the bytes are compressed (level 1, on the thread pool) as they are read.
    */
-  gzip?: (() => Buffer) | undefined;
+  gzip?: (() => StoredGzip) | undefined;
 }
 
 /** Gzip on the thread pool beside the read, its output collected (a tenth of the JSON or less). */
@@ -45,10 +46,10 @@ function compressor() {
     write: async (piece: Buffer) => {
       if (!gz.write(piece)) await once(gz, 'drain');
     },
-    end: async () => {
+    end: async (): Promise<StoredGzip> => {
       gz.end();
       await ended;
-      return Buffer.concat(out);
+      return storedGzipOf(out);
     },
     destroy: () => gz.destroy(),
   };

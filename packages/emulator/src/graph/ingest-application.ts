@@ -133,11 +133,12 @@ function writeApplication(
   }
 
   for (const u of a.local_users ?? []) {
-    if (app.users.holds(u)) continue;
+    const userKey = localKey(u);
+    if (app.users.holds(u, userKey)) continue;
     const ssoAt = lastLogin?.at(a.idp_app_id, u.identities);
     const userRid = w.node({
       kind: 'user',
-      key: `${appKey}/${localKey(u)}`,
+      key: `${appKey}/${userKey}`,
       type: `OAA.${type}.User`,
       name: u.name,
       parent: rid,
@@ -148,7 +149,7 @@ function writeApplication(
       ),
       tags: u.tags,
     });
-    app.users.add(u, userRid);
+    app.users.add(u, userRid, userKey);
     // Only users with owners: a million entries of nothing would be held to the end of the app.
     if (u.owners?.length) owned.push([userRid, u.owners]);
     for (const groupName of u.groups ?? []) {

@@ -43,16 +43,34 @@ export function hasQueryIndexes(db: Db): boolean {
 
 /**
  * Builds the node-query indexes a bulk ingest left out (a no-op when they exist). Call before a
- * graph query. When another connection holds the write lock past the busy timeout, the query runs
- * without them (slower, same answer) and a later one builds them.
+ * graph query. It does not wait for another connection's write lock (another process sharing the
+ * file may be ingesting for seconds): the query then runs without them (slower, same answer) and a
+ * later one builds them.
  */
 export function ensureQueryIndexes(db: Db): void {
   if (db.readonly || hasQueryIndexes(db)) return;
+  const create = () => {
+    for (const [, definition] of QUERY_INDEXES) db.exec(`CREATE ${definition}`);
+  };
+  if (db.inTransaction) {
+    create();
+    return;
+  }
+  const timeout = db.pragma('busy_timeout', { simple: true }) as number;
+  db.pragma('busy_timeout = 0');
   try {
-    db.transaction(() => {
-      for (const [, definition] of QUERY_INDEXES) db.exec(`CREATE ${definition}`);
-    })();
+    db.exec('BEGIN IMMEDIATE');
   } catch (err) {
-    if (!isBusy(err)) throw err;
+    if (isBusy(err)) return;
+    throw err;
+  } finally {
+    db.pragma(`busy_timeout = ${timeout}`);
+  }
+  try {
+    create();
+    db.exec('COMMIT');
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
   }
 }

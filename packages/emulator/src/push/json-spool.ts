@@ -22,7 +22,7 @@
  * A key this scanner does not recognise (one written with escapes, say) only means that its value
  * stays in the skeleton: the payload means the same, it is just held in memory.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writevSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -96,10 +96,18 @@ export class SpoolFile {
 
   flush(): void {
     if (this.pendingBytes === 0) return;
-    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
-    let at = 0;
-    while (at < all.length) at += writeSync(this.fd, all, at, all.length - at, this.size + at);
-    this.size += all.length;
+    // The pieces as they are (views of the decoded input): no copy into one buffer.
+    let pieces = this.pending;
+    let at = this.size;
+    while (pieces.length > 0) {
+      let written = writevSync(this.fd, pieces, at);
+      at += written;
+      let k = 0;
+      while (k < pieces.length && written >= pieces[k]!.length) written -= pieces[k++]!.length;
+      pieces = pieces.slice(k);
+      if (written > 0) pieces[0] = pieces[0]!.subarray(written);
+    }
+    this.size += this.pendingBytes;
     this.pending = [];
     this.pendingBytes = 0;
   }

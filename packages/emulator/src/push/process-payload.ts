@@ -19,6 +19,7 @@ import {
   type Violation,
 } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
+import { commitOffThread } from '../db/checkpointer.js';
 import type { Db } from '../db/schema.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
@@ -30,7 +31,7 @@ import { materialize, type ReadPayload } from './read-payload.js';
 import { recordPushEvent, recordPushFailure } from './push-events.js';
 import { resourceDepthViolation } from './resource-depth.js';
 import { storedDigest, storedGzipOf, type StoredGzip } from './stored-gzip.js';
-import { replaceSubmission, storedPayloadText } from './submission.js';
+import { BULK_BYTES, replaceSubmission, storedPayloadText } from './submission.js';
 import type { PushAnswer, PushTarget } from './target.js';
 
 const gzip = promisify(gzipCb);
@@ -222,7 +223,8 @@ export async function processPayload(
     });
     let texts: string[];
     try {
-      texts = transaction();
+      // A bulk submission's pages are copied into the database file by a worker thread.
+      texts = commitOffThread(ctx.db, read.bytes >= BULK_BYTES, transaction);
     } catch (err) {
       throw asRead ? asRead.rejected(err) : err;
     }

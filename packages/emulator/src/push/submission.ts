@@ -87,8 +87,8 @@ export interface ReplaceInput {
 /** `submissions.payload_gzip` of a payload stored in `submission_parts`. */
 const EMPTY = Buffer.alloc(0);
 
-/** Payloads below this size never rebuild the node-id index. */
-const BULK_BYTES = 16 * 1024 * 1024;
+/** Payloads below this size (bytes of JSON) never rebuild the node-id index. */
+export const BULK_BYTES = 16 * 1024 * 1024;
 /** Rough JSON bytes per node, for the estimate. */
 const BYTES_PER_NODE = 250;
 

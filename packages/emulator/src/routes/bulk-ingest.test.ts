@@ -4,7 +4,11 @@
  * and access explanations answer the same after it, also after a rejected bulk push (rolled back,
  * the previous graph stays) and after a second bulk push that replaces the first.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { until } from '../testing/until.js';
 import { useEmulator, values, violations, type Harness } from '../test-support/harness.js';
 
 const QUERY = '/api/v1/assessments/query_spec:nodes';
@@ -111,5 +115,24 @@ describe('bulk ingest with node-query indexes built on first query', () => {
     expect((await h().push(t.base, bulkPayload('c'), { gzip: true })).status).toBe(200);
     expect(await atLevel(h(), 7)).toEqual(expected('c', 7, true));
     expect(await atLevel(h(), 9, false)).toEqual(expected('c', 9, false));
+  }, 300_000);
+});
+
+describe('bulk ingest into a database file', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'oaa-bulk-ingest-'));
+  const dbPath = join(dir, 'emulator.db');
+  const h = useEmulator({ dbPath });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('copies the graph into the database file after the push (off the event loop), and answers queries', async () => {
+    const t = await h().target('application');
+    const before = statSync(dbPath).size;
+    expect((await h().push(t.base, bulkPayload('f'), { gzip: true })).status).toBe(200);
+    expect(await atLevel(h(), 7)).toEqual(expected('f', 7, true));
+    // The pages reach the database file from the WAL (checkpointed by a worker thread).
+    await until(
+      'the bulk commit to be checkpointed',
+      () => statSync(dbPath).size > before + 10 * 1024 * 1024,
+    );
   }, 300_000);
 });

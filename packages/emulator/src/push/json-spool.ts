@@ -51,6 +51,8 @@ export interface SpoolRegion {
   cuts: number[];
   /** Offset in the decoded payload of the opening `[`, for error messages. */
   payloadStart: number;
+  /** How deep arrays and objects nest inside the array (1: its elements are scalars or empty). */
+  depth: number;
 }
 
 /** What the scan of a payload produced: the skeleton text and the spooled arrays. */
@@ -198,14 +200,16 @@ export class PayloadScanner {
         else if (this.depth === 3) this.key3 = this.lastString;
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         this.depth++;
-        if (this.spoolDepth === 0) {
+        if (this.spoolDepth !== 0) {
+          if (this.depth - this.spoolDepth > this.region!.depth) this.region!.depth = this.depth - this.spoolDepth;
+        } else {
           if (this.depth <= 3) this.isObject[this.depth] = c === OPEN_OBJECT;
           if (c === OPEN_ARRAY && this.spoolsHere()) {
             this.skeleton.push(piece.subarray(from, i));
             this.skeleton.push(Buffer.from(JSON.stringify(`${this.token}${this.regions.length}`)));
             this.spoolDepth = this.depth;
             this.lastCut = this.spool.offset;
-            this.region = { cuts: [this.lastCut], payloadStart: this.bytes + i };
+            this.region = { cuts: [this.lastCut], payloadStart: this.bytes + i, depth: 0 };
             this.regions.push(this.region);
             from = i;
           }

@@ -25,13 +25,24 @@ function depthBelow(resource: Obj): number {
   return deepest;
 }
 
-/** An application's resources: an array, or the collection the ingest spooled them to. */
-const resourcesOf = (v: unknown): Iterable<unknown> =>
-  Array.isArray(v) || isSpooled(v) ? (v as Iterable<unknown>) : [];
+/**
+ * Brackets a resource at `sub_resources` depth d sits in, inside its top-level array: its own
+ * object and, per level above it, a resource object and a `sub_resources` array.
+ */
+const bracketsAt = (d: number): number => 2 * d + 1;
+
+/**
+ * An application's resources: an array, or the collection the ingest spooled them to. A spooled
+ * one whose brackets nest too little to hold a sub-resource past the limit is not read at all.
+ */
+const resourcesOf = (v: unknown): Iterable<unknown> => {
+  if (isSpooled(v)) return v.depth < bracketsAt(MAX_RESOURCE_DEPTH + 1) ? [] : v;
+  return Array.isArray(v) ? v : [];
+};
 
 /**
  * A violation naming the first top-level resource whose sub-resources nest too deep, if any.
- * Spooled resources are read through once for it (one batch at a time).
+ * Spooled resources are read through for it (one batch at a time) only when they might.
  */
 export function resourceDepthViolation(payload: Obj): Violation | undefined {
   for (const [a, app] of listOf(payload.applications).entries()) {

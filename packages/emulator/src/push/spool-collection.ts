@@ -25,6 +25,11 @@ export class SpoolCollection<T> implements Iterable<T> {
     private readonly field: string,
   ) {}
 
+  /** How deep arrays and objects nest inside the spooled array (its elements are at depth 1). */
+  get depth(): number {
+    return this.region.depth;
+  }
+
   *[Symbol.iterator](): Iterator<T> {
     this.opened = true;
     const cuts = this.region.cuts;

@@ -201,7 +201,8 @@ export class PayloadScanner {
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         this.depth++;
         if (this.spoolDepth !== 0) {
-          if (this.depth - this.spoolDepth > this.region!.depth) this.region!.depth = this.depth - this.spoolDepth;
+          if (this.depth - this.spoolDepth > this.region!.depth)
+            this.region!.depth = this.depth - this.spoolDepth;
         } else {
           if (this.depth <= 3) this.isObject[this.depth] = c === OPEN_OBJECT;
           if (c === OPEN_ARRAY && this.spoolsHere()) {

@@ -37,7 +37,7 @@ const bracketsAt = (d: number): number => 2 * d + 1;
  */
 const resourcesOf = (v: unknown): Iterable<unknown> => {
   if (isSpooled(v)) return v.depth < bracketsAt(MAX_RESOURCE_DEPTH + 1) ? [] : v;
-  return Array.isArray(v) ? v : [];
+  return Array.isArray(v) ? (v as unknown[]) : [];
 };
 
 /**

@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { CallLog } from './calls.js';
 import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
+import { closeCheckpointer } from './db/checkpointer.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
 import type { SmtpOptions } from './mail/send-mail.js';
@@ -117,6 +118,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
         (closed ??= (async () => {
           await app.close();
           await subscriptions.stop();
+          await closeCheckpointer(db);
           db.close();
         })()),
     };

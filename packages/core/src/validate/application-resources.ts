@@ -9,11 +9,21 @@ import { checkCustomProperties, type PropertyDefinitions } from './properties.js
 /** Up to this many siblings are compared directly (most resources have a handful of sub-resources). */
 const SMALL = 8;
 
+/**
+ * What the index keeps of a resource: its names and its sub-resources', not the resource (a
+ * streamed list's resources, with their descriptions and properties, can then be let go).
+ */
+interface Named {
+  name: string;
+  id: string | null | undefined;
+  subs: Named[] | undefined;
+}
+
 /** The index of one larger (or streamed) list of sibling resources. */
 class Level {
   /** By key (id, else name): the sibling's position. */
   readonly keys = new NameIndex('resource');
-  readonly items: Resource[] = [];
+  readonly items: Named[] = [];
   /** The other names siblings answer to: names beside ids, and repeated keys (an error, but still names). */
   others: NameTable<number[]> | undefined;
 
@@ -34,9 +44,9 @@ class Level {
 export class ResourceIndex {
   /** Per resource type: whether its first resource had an id. */
   private readonly idUse = new NameTable<boolean>();
-  /** The index of every list that is not a short array (short arrays are searched directly). */
-  private readonly levels = new Map<Collection<Resource>, Level>();
-  private root: Collection<Resource> = [];
+  /** The index of every list that is not a short array (short ones are searched directly), by its `Named` list. */
+  private readonly levels = new Map<Named[], Level>();
+  private root: Named[] = [];
 
   constructor(
     private readonly propertyDefs: (resourceType: string) => PropertyDefinitions,
@@ -45,16 +55,18 @@ export class ResourceIndex {
 
   /** Checks the application's `resources` at the context's current path and indexes them. */
   walkRoot(collection: Collection<Resource>, ctx: CheckContext): void {
-    this.root = collection;
-    this.walk(collection, ctx);
+    this.root = this.walk(collection, ctx);
   }
 
-  private walk(collection: Collection<Resource>, ctx: CheckContext): void {
+  /** Checks and indexes one list of sibling resources; answers what the index keeps of it. */
+  private walk(collection: Collection<Resource>, ctx: CheckContext): Named[] {
     const resources = Array.isArray(collection) ? (collection as readonly Resource[]) : undefined;
     let level: Level | undefined;
+    let named: Named[] = [];
     if (!resources || resources.length > SMALL) {
       level = new Level();
-      this.levels.set(collection, level);
+      named = level.items;
+      this.levels.set(named, level);
     }
     const path = ctx.path;
     let i = 0;
@@ -62,8 +74,9 @@ export class ResourceIndex {
       path.push(i);
       const hasId = r.id !== undefined && r.id !== null;
       const key = hasId ? r.id! : r.name;
+      const item: Named = { name: r.name, id: r.id, subs: undefined };
+      named.push(item);
       if (level) {
-        level.items.push(r);
         if (!level.keys.add(key, i, ctx, hasId ? 'id' : 'name', r.operation)) level.alsoAt(key, i);
         if (hasId) level.alsoAt(r.name, i);
       } else {
@@ -88,12 +101,13 @@ export class ResourceIndex {
       }
       if (r.sub_resources) {
         path.push('sub_resources');
-        this.walk(r.sub_resources, ctx);
+        item.subs = this.walk(r.sub_resources, ctx);
         path.pop();
       }
       path.pop();
       i++;
     }
+    return named;
   }
 
   private checkIdUse(r: Resource, hasId: boolean, ctx: CheckContext): void {
@@ -117,24 +131,22 @@ export class ResourceIndex {
   }
 
   /** Whether `ref` names a resource of `list`, or (split at a dot) a descendant of one. */
-  private resolve(list: Collection<Resource>, ref: string): boolean {
+  private resolve(list: readonly Named[], ref: string): boolean {
     if (this.some(list, ref, () => true)) return true;
     // Names may contain dots themselves: try every split.
     for (let dot = ref.indexOf('.'); dot !== -1; dot = ref.indexOf('.', dot + 1)) {
       const rest = ref.slice(dot + 1);
-      const found = this.some(list, ref.slice(0, dot), (r) =>
-        r.sub_resources ? this.resolve(r.sub_resources, rest) : false,
-      );
+      const found = this.some(list, ref.slice(0, dot), (r) => (r.subs ? this.resolve(r.subs, rest) : false));
       if (found) return true;
     }
     return false;
   }
 
   /** Whether some resource of `list` named `name` (by id or name) satisfies `test`. */
-  private some(list: Collection<Resource>, name: string, test: (r: Resource) => boolean): boolean {
-    const level = this.levels.get(list);
+  private some(list: readonly Named[], name: string, test: (r: Named) => boolean): boolean {
+    const level = this.levels.get(list as Named[]);
     if (!level) {
-      for (const r of list as readonly Resource[])
+      for (const r of list)
         if ((sameName(r.name, name) || (r.id != null && sameName(r.id, name))) && test(r)) return true;
       return false;
     }

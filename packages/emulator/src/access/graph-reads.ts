@@ -4,6 +4,7 @@
  * runs a request's reads without interleaving a write).
  */
 import type { Statement } from 'better-sqlite3';
+import { ensureQueryIndexes } from '../db/graph-indexes.js';
 import type { Db } from '../db/schema.js';
 import { kindOf, type NodeKind } from './node-kind.js';
 
@@ -62,6 +63,8 @@ export class GraphReads {
   private anyKeys: boolean | undefined;
 
   constructor(readonly db: Db) {
+    // A bulk ingest leaves these reads' indexes to the first query (db/graph-indexes.ts).
+    ensureQueryIndexes(db);
     const nodeSql = 'SELECT rid, id, type, name, properties FROM nodes';
     this.byRid = db.prepare(`${nodeSql} WHERE rid = ?`);
     this.byId = db.prepare(`${nodeSql} WHERE id = ?`);

@@ -14,12 +14,18 @@ import { Database } from './sqlite.js';
 /** Bumped whenever a table changes shape; a file written by another version is refused. */
 export const SCHEMA_VERSION = 1;
 
+/** The unique index of node ids (tags, lookups by id): kept up to date by every ingest. */
+export const NODE_ID_INDEX: readonly [name: string, definition: string] = [
+  'nodes_by_id',
+  'UNIQUE INDEX IF NOT EXISTS nodes_by_id ON nodes (id)',
+];
+
 /**
- * The graph's secondary indexes: node ids (tags, lookups), and for node queries (`access/`) nodes by
- * type and edges by each endpoint, grant scope and reference. Rebuilt in one go around a bulk ingest.
+ * The indexes of node queries (`access/`): nodes by type and edges by each endpoint, grant scope and
+ * reference, and identity keys by node. A bulk ingest drops them and leaves them to be built by the
+ * first graph query that needs them (`graph-indexes.ts`); opening the database builds missing ones.
  */
-const GRAPH_INDEXES: readonly [name: string, definition: string][] = [
-  ['nodes_by_id', 'UNIQUE INDEX IF NOT EXISTS nodes_by_id ON nodes (id)'],
+export const QUERY_INDEXES: readonly [name: string, definition: string][] = [
   ['nodes_by_type', 'INDEX IF NOT EXISTS nodes_by_type ON nodes (type)'],
   ['edges_by_src', 'INDEX IF NOT EXISTS edges_by_src ON edges (src, kind)'],
   // Identity references (HAS_IDENTITY, about a quarter of a big graph's edges) have no destination.
@@ -28,13 +34,7 @@ const GRAPH_INDEXES: readonly [name: string, definition: string][] = [
   ['edges_by_ref', 'INDEX IF NOT EXISTS edges_by_ref ON edges (ref) WHERE ref IS NOT NULL'],
   ['identity_keys_by_node', 'INDEX IF NOT EXISTS identity_keys_by_node ON identity_keys (node)'],
 ];
-const CREATE_GRAPH_INDEXES_SQL = GRAPH_INDEXES.map(([, d]) => `CREATE ${d};`).join('\n');
-/**
- * The graph's secondary indexes (node ids and the node-query indexes), dropped and rebuilt around a
- * bulk ingest: building them once is far cheaper than keeping them up to date row by row.
- */
-export const CREATE_NODE_ID_INDEX = CREATE_GRAPH_INDEXES_SQL;
-export const DROP_NODE_ID_INDEX = GRAPH_INDEXES.map(([name]) => `DROP INDEX IF EXISTS ${name};`).join('\n');
+const CREATE_GRAPH_INDEXES_SQL = [NODE_ID_INDEX, ...QUERY_INDEXES].map(([, d]) => `CREATE ${d};`).join('\n');
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -77,6 +77,15 @@ CREATE TABLE IF NOT EXISTS submissions (
   node_lo INTEGER NOT NULL, node_hi INTEGER NOT NULL,
   edge_lo INTEGER NOT NULL, edge_hi INTEGER NOT NULL,
   key_lo INTEGER NOT NULL, key_hi INTEGER NOT NULL
+);
+
+-- A submission's stored payload (gzip) in the pieces it came in (a multipart upload's chunks), so no
+-- step holds all of it; submissions.payload_gzip is then empty (files written before hold it there).
+CREATE TABLE IF NOT EXISTS submission_parts (
+  data_source_id TEXT NOT NULL REFERENCES data_sources(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  data BLOB NOT NULL,
+  PRIMARY KEY (data_source_id, seq)
 );
 
 CREATE TABLE IF NOT EXISTS nodes (

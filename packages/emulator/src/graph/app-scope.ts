@@ -38,6 +38,8 @@ export interface AppScope {
   permissions: Map<string, PermissionNodes>;
   /** By every dot-path a reference may use (each level by id or name). */
   resources: Map<string, ResourceEntry>;
+  /** Types of the resources and sub-resources, as written (for the provider's lists). */
+  resourceTypes: Set<string>;
 }
 
 /** Permission node row ids that apply on a target of `resourceType` (undefined: the application). */

@@ -39,4 +39,5 @@ export function deleteGraphOf(db: Db, dataSourceId: string, options: { keepTags:
   if (!ranges) return;
   deleteRanges(db, ranges, options);
   db.prepare('DELETE FROM submissions WHERE data_source_id = ?').run(dataSourceId);
+  db.prepare('DELETE FROM submission_parts WHERE data_source_id = ?').run(dataSourceId);
 }

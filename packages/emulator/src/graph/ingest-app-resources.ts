@@ -8,20 +8,21 @@ import type { GraphWriter } from './writer.js';
 const SKIP = new Set(['sub_resources', 'connections']);
 
 /**
- * Writes `resources` under `parent`. `parentPaths` are the dot-paths of the parent (each level may
- * be named by id or name), so every path a grant may use finds the resource. Each resource and its
- * owners go to `owned`.
+ * Writes `resources` under `parent` (read once: they may be spooled). `parentPaths` are the
+ * dot-paths of the parent (each level may be named by id or name), so every path a grant may use
+ * finds the resource. Each resource and its owners go to `owned`; its type to `app.resourceTypes`.
  */
 export function writeResources(
   w: GraphWriter,
   app: AppScope,
-  resources: readonly Resource[],
+  resources: Iterable<Resource>,
   parent: { rid: number; key: string; paths: string[]; depth: number },
   warnings: string[],
   owned: Owned[],
 ): ResourceEntry[] {
   const entries: ResourceEntry[] = [];
   for (const r of resources) {
+    app.resourceTypes.add(r.resource_type);
     const ownKey = fold(r.id ?? r.name);
     const key = `${parent.key}\u0000${ownKey}`;
     const names = r.id == null ? [ownKey] : [ownKey, fold(r.name)];

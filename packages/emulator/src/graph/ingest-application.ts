@@ -28,13 +28,6 @@ export interface IngestSummary {
   resourceTypes: string[];
 }
 
-function collectResourceTypes(resources: Application['resources'], into: Set<string>): void {
-  for (const r of resources ?? []) {
-    into.add(r.resource_type);
-    collectResourceTypes(r.sub_resources, into);
-  }
-}
-
 function writePermissions(w: GraphWriter, app: AppScope, permissions: readonly Permission[]): void {
   for (const p of permissions) {
     if (p.application_type?.length && !p.application_type.some((t) => fold(t) === fold(app.type))) continue;
@@ -86,6 +79,7 @@ function writeApplication(
     creds: new LocalIndex(),
     permissions: new Map(),
     resources: new Map(),
+    resourceTypes: new Set(),
   };
   // Owners are written last, when every local entity an owner may name is known.
   const owned: Owned[] = [[rid, a.owners]];
@@ -139,11 +133,12 @@ function writeApplication(
   }
 
   for (const u of a.local_users ?? []) {
-    if (app.users.holds(u)) continue;
+    const userKey = localKey(u);
+    if (app.users.holds(u, userKey)) continue;
     const ssoAt = lastLogin?.at(a.idp_app_id, u.identities);
     const userRid = w.node({
       kind: 'user',
-      key: `${appKey}/${localKey(u)}`,
+      key: `${appKey}/${userKey}`,
       type: `OAA.${type}.User`,
       name: u.name,
       parent: rid,
@@ -154,7 +149,7 @@ function writeApplication(
       ),
       tags: u.tags,
     });
-    app.users.add(u, userRid);
+    app.users.add(u, userRid, userKey);
     // Only users with owners: a million entries of nothing would be held to the end of the app.
     if (u.owners?.length) owned.push([userRid, u.owners]);
     for (const groupName of u.groups ?? []) {
@@ -194,8 +189,9 @@ export function ingestApplication(
       warnings.push(`application ${JSON.stringify(a.name)} appears twice; the second is ignored`);
       continue;
     }
-    collectResourceTypes(a.resources, resourceTypes);
-    apps.set(fold(a.name), writeApplication(w, a, payload.permissions ?? [], warnings, lastLogin));
+    const app = writeApplication(w, a, payload.permissions ?? [], warnings, lastLogin);
+    for (const t of app.resourceTypes) resourceTypes.add(t);
+    apps.set(fold(a.name), app);
     // The entities are written and their row ids mapped: let a big payload's objects be collected
     // while the grants are written.
     a.local_users = a.local_groups = a.local_roles = a.local_access_creds = a.resources = null;

@@ -24,13 +24,16 @@ export class LocalIndex<T> {
   private readonly aliases = new Map<string, T>();
 
   /** Whether an entity already holds `e`'s key (a repeat, which the ingest skips). */
-  holds(e: LocalKeyed): boolean {
-    return this.keys.has(localKey(e));
+  holds(e: LocalKeyed, key = localKey(e)): boolean {
+    return this.keys.has(key);
   }
 
-  /** Registers `value` under `e`'s key and its other names (a unique id beside an id, a name). */
-  add(e: LocalKeyed, value: T): void {
-    this.keys.set(localKey(e), value);
+  /**
+   * Registers `value` under `e`'s key and its other names (a unique id beside an id, a name).
+   * `key` is `localKey(e)`, passed when the caller has it.
+   */
+  add(e: LocalKeyed, value: T, key = localKey(e)): void {
+    this.keys.set(key, value);
     if (e.id != null && e.unique_id) this.alias(e.unique_id, value);
     if ((e.id ?? e.unique_id) != null) this.alias(e.name, value);
   }

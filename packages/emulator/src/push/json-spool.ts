@@ -1,8 +1,8 @@
 /**
  * The streaming JSON reader of pushed payloads. It reads the decoded bytes piece by piece and splits
  * them in two: the large collections of an application payload (each application's `local_users`
- * and `identity_to_permissions`) go, as their raw bytes, to a spool file on disk, and everything
- * else (the "skeleton": applications, roles, groups, resources, permissions) stays in memory, with
+ * and `resources`, and `identity_to_permissions`) go, as their raw bytes, to a spool file on disk,
+ * and everything else (the "skeleton": applications, roles, groups, permissions) stays in memory, with
  * a placeholder where each spooled array was. The skeleton is parsed with `JSON.parse`; a spooled
  * collection is read back as an iterable that parses it in batches of entities (`SpoolCollection`).
  *
@@ -22,7 +22,7 @@
  * A key this scanner does not recognise (one written with escapes, say) only means that its value
  * stays in the skeleton: the payload means the same, it is just held in memory.
  */
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writevSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +51,8 @@ export interface SpoolRegion {
   cuts: number[];
   /** Offset in the decoded payload of the opening `[`, for error messages. */
   payloadStart: number;
+  /** How deep arrays and objects nest inside the array (1: its elements are scalars or empty). */
+  depth: number;
 }
 
 /** What the scan of a payload produced: the skeleton text and the spooled arrays. */
@@ -96,10 +98,18 @@ export class SpoolFile {
 
   flush(): void {
     if (this.pendingBytes === 0) return;
-    const all = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending);
-    let at = 0;
-    while (at < all.length) at += writeSync(this.fd, all, at, all.length - at, this.size + at);
-    this.size += all.length;
+    // The pieces as they are (views of the decoded input): no copy into one buffer.
+    let pieces = this.pending;
+    let at = this.size;
+    while (pieces.length > 0) {
+      let written = writevSync(this.fd, pieces, at);
+      at += written;
+      let k = 0;
+      while (k < pieces.length && written >= pieces[k]!.length) written -= pieces[k++]!.length;
+      pieces = pieces.slice(k);
+      if (written > 0) pieces[0] = pieces[0]!.subarray(written);
+    }
+    this.size += this.pendingBytes;
     this.pending = [];
     this.pendingBytes = 0;
   }
@@ -123,7 +133,7 @@ export interface SpoolPaths {
 /** The paths spooled for the application template. */
 export const APPLICATION_SPOOL: SpoolPaths = {
   top: ['identity_to_permissions'],
-  inApplications: ['local_users'],
+  inApplications: ['local_users', 'resources'],
 };
 
 /** Reads decoded payload bytes piece by piece; `end` answers the skeleton and spooled regions. */
@@ -190,14 +200,17 @@ export class PayloadScanner {
         else if (this.depth === 3) this.key3 = this.lastString;
       } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
         this.depth++;
-        if (this.spoolDepth === 0) {
+        if (this.spoolDepth !== 0) {
+          if (this.depth - this.spoolDepth > this.region!.depth)
+            this.region!.depth = this.depth - this.spoolDepth;
+        } else {
           if (this.depth <= 3) this.isObject[this.depth] = c === OPEN_OBJECT;
           if (c === OPEN_ARRAY && this.spoolsHere()) {
             this.skeleton.push(piece.subarray(from, i));
             this.skeleton.push(Buffer.from(JSON.stringify(`${this.token}${this.regions.length}`)));
             this.spoolDepth = this.depth;
             this.lastCut = this.spool.offset;
-            this.region = { cuts: [this.lastCut], payloadStart: this.bytes + i };
+            this.region = { cuts: [this.lastCut], payloadStart: this.bytes + i, depth: 0 };
             this.regions.push(this.region);
             from = i;
           }

@@ -19,6 +19,7 @@ import {
   type Violation,
 } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
+import { commitOffThread } from '../db/checkpointer.js';
 import type { Db } from '../db/schema.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
@@ -29,7 +30,8 @@ import { MAX_PAYLOAD_BYTES } from './limits.js';
 import { materialize, type ReadPayload } from './read-payload.js';
 import { recordPushEvent, recordPushFailure } from './push-events.js';
 import { resourceDepthViolation } from './resource-depth.js';
-import { replaceSubmission, storedPayloadText } from './submission.js';
+import { storedDigest, storedGzipOf, type StoredGzip } from './stored-gzip.js';
+import { BULK_BYTES, replaceSubmission, storedPayloadText } from './submission.js';
 import type { PushAnswer, PushTarget } from './target.js';
 
 const gzip = promisify(gzipCb);
@@ -177,7 +179,7 @@ export async function processPayload(
     let payload = read.payload;
     let warnings: Violation[] = [];
     let asRead: ReturnType<typeof startAsRead> | undefined;
-    let payloadGzip: Buffer;
+    let payloadGzip: StoredGzip;
     const incremental = payload.incremental_change === true && template !== 'hris';
     if (incremental) {
       // Incremental payloads are applied to the stored payload in memory (see the README).
@@ -185,7 +187,7 @@ export async function processPayload(
       validateOrThrow(template, payload, ctx.db, input);
       payload = applyStored(ctx, target, payload);
       warnings = validateOrThrow(template, payload, ctx.db, input);
-      payloadGzip = await gzip(JSON.stringify(payload), { level: 1 });
+      payloadGzip = storedGzipOf([await gzip(JSON.stringify(payload), { level: 1 })]);
     } else if (template === 'application') {
       asRead = startAsRead(ctx, payload, input);
       payload = asRead.value;
@@ -216,12 +218,13 @@ export async function processPayload(
       const all = capTexts([...warnings.map(warningText), ...result.warnings]);
       setDataSourceStatus(ctx.db, target.dataSource.id, 'SUCCESS', at);
       mergeProviderTypes(ctx.db, target.provider.id, result.types);
-      recordPushEvent(ctx.db, target, at, all, payloadGzip);
+      recordPushEvent(ctx.db, target, at, all, storedDigest(payloadGzip));
       return all;
     });
     let texts: string[];
     try {
-      texts = transaction();
+      // A bulk submission's pages are copied into the database file by a worker thread.
+      texts = commitOffThread(ctx.db, read.bytes >= BULK_BYTES, transaction);
     } catch (err) {
       throw asRead ? asRead.rejected(err) : err;
     }

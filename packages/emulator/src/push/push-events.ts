@@ -3,7 +3,6 @@
  * then DATASOURCE_PARSED, or DATASOURCE_PARSED_NO_CHANGE when the stored payload's bytes (gzip) are
  * those of the data source's previous accepted push (SHA-256 kept in `push_digests`).
  */
-import { createHash } from 'node:crypto';
 import type { Violation } from '@oaakit/core';
 import type { Db } from '../db/schema.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
@@ -22,9 +21,8 @@ function metadataOf(texts: readonly string[]): Record<string, string> {
 }
 
 /** Records DATASOURCE_PARSED or DATASOURCE_PARSED_NO_CHANGE, comparing with the previous push. */
-function recordParseEvent(db: Db, target: PushTarget, at: string, stored: Buffer): void {
+function recordParseEvent(db: Db, target: PushTarget, at: string, digest: string): void {
   const { provider, dataSource } = target;
-  const digest = createHash('sha256').update(stored).digest('hex');
   const previous = db
     .prepare<[string], { digest: string }>('SELECT digest FROM push_digests WHERE data_source_id = ?')
     .get(dataSource.id);
@@ -51,14 +49,15 @@ function recordParseEvent(db: Db, target: PushTarget, at: string, stored: Buffer
 
 /**
  * Records the events of a push that was parsed; `warnings` are the texts returned to the caller,
- * `stored` the payload as stored (gzip), which decides between PARSED and PARSED_NO_CHANGE.
+ * `storedDigest` the SHA-256 of the payload as stored (gzip, `storedDigest` of submission.ts), which
+ * decides between PARSED and PARSED_NO_CHANGE.
  */
 export function recordPushEvent(
   db: Db,
   target: PushTarget,
   at: string,
   warnings: readonly string[],
-  stored?: Buffer,
+  storedDigest?: string,
 ): void {
   const { provider, dataSource } = target;
   const warned = warnings.length > 0;
@@ -85,7 +84,7 @@ export function recordPushEvent(
         }
       : null,
   });
-  if (stored !== undefined) recordParseEvent(db, target, at, stored);
+  if (storedDigest !== undefined) recordParseEvent(db, target, at, storedDigest);
   recordInjectedParseFailure(db, target, at);
 }
 

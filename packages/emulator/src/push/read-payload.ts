@@ -1,6 +1,6 @@
 /**
  * A pushed payload read as a stream: decoded JSON bytes in, the payload object out, with an
- * application payload's local users and identity_to_permissions entries left on disk (see
+ * application payload's local users, resources and identity_to_permissions entries left on disk (see
  * `json-spool.ts`) as collections that are parsed when they are iterated. Memory holds the skeleton
  * of the payload and one batch of entities, not the payload's text nor all of its entities.
  */
@@ -10,6 +10,7 @@ import type { Template } from '@oaakit/core';
 import { badField } from '../errors.js';
 import { APPLICATION_SPOOL, PayloadScanner, SpoolFile, type ScanResult } from './json-spool.js';
 import { SpoolCollection } from './spool-collection.js';
+import { storedGzipOf, type StoredGzip } from './stored-gzip.js';
 
 /** A payload read from its bytes, ready to be validated and ingested. */
 export interface ReadPayload {
@@ -18,7 +19,7 @@ export interface ReadPayload {
   /** Bytes of JSON read. */
   bytes: number;
   /** The payload gzip-compressed, as the submission keeps it for incremental pushes. */
-  storedGzip: () => Promise<Buffer>;
+  storedGzip: () => Promise<StoredGzip>;
   /** Removes the spool file; call once the payload was processed. */
   close: () => void;
 }
@@ -31,7 +32,7 @@ export interface ReadOptions {
    * The stored copy, when the caller has the payload gzip-compressed already (a GZIP push); else
    * the bytes are compressed (level 1, on the thread pool) as they are read.
    */
-  gzip?: (() => Buffer) | undefined;
+  gzip?: (() => StoredGzip) | undefined;
 }
 
 /** Gzip on the thread pool beside the read, its output collected (a tenth of the JSON or less). */
@@ -45,13 +46,21 @@ function compressor() {
     write: async (piece: Buffer) => {
       if (!gz.write(piece)) await once(gz, 'drain');
     },
-    end: async () => {
+    end: async (): Promise<StoredGzip> => {
       gz.end();
       await ended;
-      return Buffer.concat(out);
+      return storedGzipOf(out);
     },
     destroy: () => gz.destroy(),
   };
+}
+
+/** The objects of the payload's `applications` array, where spooled collections may be. */
+function applicationsOf(payload: Record<string, unknown>): Record<string, unknown>[] {
+  if (!Array.isArray(payload.applications)) return [];
+  return (payload.applications as unknown[]).filter(
+    (app): app is Record<string, unknown> => app !== null && typeof app === 'object' && !Array.isArray(app),
+  );
 }
 
 /** The payload object of a scan: the skeleton parsed, spooled arrays attached where they were. */
@@ -72,11 +81,8 @@ function assemble(scan: ScanResult, spool: SpoolFile, field: string): Record<str
     holder[key] = new SpoolCollection(spool.fd, region, field);
   };
   attach(payload, 'identity_to_permissions');
-  if (Array.isArray(payload.applications)) {
-    for (const app of payload.applications as unknown[])
-      if (app !== null && typeof app === 'object' && !Array.isArray(app))
-        attach(app as Record<string, unknown>, 'local_users');
-  }
+  for (const app of applicationsOf(payload))
+    for (const key of APPLICATION_SPOOL.inApplications) attach(app, key);
   return payload;
 }
 
@@ -121,10 +127,7 @@ export function materialize(payload: Record<string, unknown>): Record<string, un
     if (isSpooled(v)) holder[key] = Array.from(v);
   };
   fill(payload, 'identity_to_permissions');
-  if (Array.isArray(payload.applications)) {
-    for (const app of payload.applications as unknown[])
-      if (app !== null && typeof app === 'object' && !Array.isArray(app))
-        fill(app as Record<string, unknown>, 'local_users');
-  }
+  for (const app of applicationsOf(payload))
+    for (const key of APPLICATION_SPOOL.inApplications) fill(app, key);
   return payload;
 }

@@ -8,18 +8,27 @@ import { badField } from '../errors.js';
 import type { SpoolRegion } from './json-spool.js';
 
 const OPEN = 0x5b;
+/** The least size of the reused batch buffer: a batch is cut at about 256 KiB. */
+const SCRATCH_BYTES = 320 * 1024;
 const CLOSE = 0x5d;
 
 /** The entities of one spooled array, parsed batch by batch as they are iterated. */
 export class SpoolCollection<T> implements Iterable<T> {
   /** Whether an iteration was started: a collection that is never read is drained by the caller. */
   opened = false;
+  /** The bytes of the batch being parsed, reused from batch to batch (grown for a larger one). */
+  private scratch: Buffer | undefined;
 
   constructor(
     private readonly fd: number,
     private readonly region: SpoolRegion,
     private readonly field: string,
   ) {}
+
+  /** How deep arrays and objects nest inside the spooled array (its elements are at depth 1). */
+  get depth(): number {
+    return this.region.depth;
+  }
 
   *[Symbol.iterator](): Iterator<T> {
     this.opened = true;
@@ -37,7 +46,9 @@ export class SpoolCollection<T> implements Iterable<T> {
   /** Parses the bytes strictly between the cut characters at `from` and `to`, wrapped in [ ]. */
   private batch(from: number, to: number): unknown[] {
     const length = to - from - 1;
-    const buf = Buffer.allocUnsafe(length + 2);
+    if (this.scratch === undefined || this.scratch.length < length + 2)
+      this.scratch = Buffer.allocUnsafe(Math.max(length + 2, SCRATCH_BYTES));
+    const buf = this.scratch;
     buf[0] = OPEN;
     let got = 0;
     while (got < length) {
@@ -47,7 +58,7 @@ export class SpoolCollection<T> implements Iterable<T> {
     }
     buf[length + 1] = CLOSE;
     try {
-      return JSON.parse(buf.toString('utf8')) as unknown[];
+      return JSON.parse(buf.toString('utf8', 0, length + 2)) as unknown[];
     } catch (err) {
       const start = this.region.payloadStart + (from - this.region.cuts[0]!);
       throw badField(

@@ -4,16 +4,21 @@
  */
 import { gunzipSync } from 'node:zlib';
 import type { Template } from '@oaakit/core';
-import { CREATE_NODE_ID_INDEX, DROP_NODE_ID_INDEX, type Db } from '../db/schema.js';
+import { createNodeIdIndex, dropGraphIndexes } from '../db/graph-indexes.js';
+import type { Db } from '../db/schema.js';
 import { deleteRanges, rangesOf, type GraphRanges } from '../graph/delete-graph.js';
 import { ingestPayload, type IngestResult } from '../graph/ingest.js';
 import { GraphWriter } from '../graph/writer.js';
 import { storeActivity, type LastLoginLookup } from '../last-login/lookup.js';
+import type { StoredGzip } from './stored-gzip.js';
 
 /** Whether the data source has a stored submission. */
 export function hasSubmission(db: Db, dataSourceId: string): boolean {
   return rangesOf(db, dataSourceId) !== undefined;
 }
+
+/** Gzip costs at least this many bytes of its own per byte of JSON (deflate's stored blocks). */
+const MOST_GZIP_PER_JSON_BYTE = 1.001;
 
 /**
  * The stored payload's JSON text, undefined without a submission, or 'too large' past `maxBytes`
@@ -30,14 +35,38 @@ export function storedPayloadText(
     )
     .get(dataSourceId);
   if (row === undefined) return undefined;
+  let gz = row.payload_gzip;
+  if (gz.length === 0) {
+    const size =
+      db
+        .prepare<[string], number>('SELECT sum(length(data)) FROM submission_parts WHERE data_source_id = ?')
+        .pluck()
+        .get(dataSourceId) ?? 0;
+    // Gzip bytes that cannot inflate to less than the limit are not read at all.
+    if (size > maxBytes * MOST_GZIP_PER_JSON_BYTE + 1024) return 'too large';
+    gz = Buffer.concat(
+      db
+        .prepare<[string], Buffer>('SELECT data FROM submission_parts WHERE data_source_id = ? ORDER BY seq')
+        .pluck()
+        .all(dataSourceId),
+    );
+  }
   let json: Buffer;
   try {
-    json = gunzipSync(row.payload_gzip, { maxOutputLength: maxBytes });
+    json = gunzipSync(gz, { maxOutputLength: maxBytes });
   } catch (err) {
     if ((err as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE') return 'too large';
     throw err;
   }
   return { text: json.toString('utf8') };
+}
+
+/** Stores `stored` as the data source's payload, one piece (one row) at a time. */
+function storePayload(db: Db, dataSourceId: string, stored: StoredGzip): void {
+  db.prepare('DELETE FROM submission_parts WHERE data_source_id = ?').run(dataSourceId);
+  const insert = db.prepare('INSERT INTO submission_parts (data_source_id, seq, data) VALUES (?, ?, ?)');
+  let seq = 0;
+  for (const piece of stored.pieces()) insert.run(dataSourceId, ++seq, piece);
 }
 
 export interface ReplaceInput {
@@ -47,7 +76,7 @@ export interface ReplaceInput {
   payload: unknown;
   /** Size of the payload's JSON text, to estimate how many nodes it holds. */
   payloadBytes: number;
-  payloadGzip: Buffer;
+  payloadGzip: StoredGzip;
   pushedAt: string;
   /** Last-login enrichment of the push (undefined: off); stored with the submission. */
   lastLogin?: LastLoginLookup | undefined;
@@ -55,15 +84,19 @@ export interface ReplaceInput {
   afterIngest?: (() => void) | undefined;
 }
 
-/** Payloads below this size never rebuild the node-id index. */
-const BULK_BYTES = 16 * 1024 * 1024;
+/** `submissions.payload_gzip` of a payload stored in `submission_parts`. */
+const EMPTY = Buffer.alloc(0);
+
+/** Payloads below this size (bytes of JSON) never rebuild the node-id index. */
+export const BULK_BYTES = 16 * 1024 * 1024;
 /** Rough JSON bytes per node, for the estimate. */
 const BYTES_PER_NODE = 250;
 
 /**
- * Whether to drop the node-id index and build it again after writing: far cheaper than keeping it
- * up to date row by row when the submission is most of the graph (random-order index inserts are
- * what a big ingest spends most of its time on), and far dearer when it is a small part of it.
+ * Whether to drop the graph's indexes and build the node-id index again after writing (the
+ * node-query indexes are left to the first query, `db/graph-indexes.ts`): far cheaper than keeping
+ * them up to date row by row when the submission is most of the graph (random-order index inserts
+ * are what a big ingest spends most of its time on), and far dearer when it is a small part of it.
  */
 function rebuildIndex(db: Db, replacedNodes: number, payloadBytes: number): boolean {
   if (payloadBytes < BULK_BYTES) return false;
@@ -98,14 +131,15 @@ function writeSubmission(
   old: GraphRanges | undefined,
   bulk: boolean,
 ): IngestResult {
-  if (bulk) db.exec(DROP_NODE_ID_INDEX);
+  if (bulk) dropGraphIndexes(db);
   if (old) deleteRanges(db, old, { keepTags: true });
   const w = new GraphWriter(db, input.dataSourceId, input.providerId);
   const result = ingestPayload(w, input.template, input.payload, input.lastLogin);
   input.afterIngest?.();
   storeActivity(db, input.dataSourceId, input.lastLogin);
   const r = w.ranges();
-  if (bulk) db.exec(CREATE_NODE_ID_INDEX);
+  if (bulk) createNodeIdIndex(db);
+  storePayload(db, input.dataSourceId, input.payloadGzip);
   db.prepare(
     `INSERT INTO submissions (data_source_id, template, payload_gzip, pushed_at, node_lo, node_hi, edge_lo, edge_hi, key_lo, key_hi)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -115,7 +149,7 @@ function writeSubmission(
   ).run(
     input.dataSourceId,
     input.template,
-    input.payloadGzip,
+    EMPTY,
     input.pushedAt,
     r.node_lo,
     r.node_hi,

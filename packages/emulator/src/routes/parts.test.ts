@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
-import { samplePayload, useEmulator, violations, type Harness } from '../test-support/harness.js';
+import { names, samplePayload, useEmulator, violations, type Harness } from '../test-support/harness.js';
 
 function slices(bytes: Buffer, count: number): Buffer[] {
   const size = Math.ceil(bytes.length / count);
@@ -50,6 +50,37 @@ describe('multipart upload', () => {
     expect(stats.nodes['OAA.acme.User']).toBe(1);
     // A repeated complete (a retry after a lost answer) gets the same answer.
     expect((await complete(h(), t.base, id, 4)).body).toEqual(r.body);
+  });
+
+  it('keeps the gzip chunks as the stored payload: the same upload again is no change, and an incremental push applies to it', async () => {
+    const t = await h().target();
+    const gz = gzipSync(JSON.stringify(samplePayload()));
+    const send = async () => {
+      const id = await start(h(), t.base);
+      const parts = slices(gz, 5);
+      for (let seq = 1; seq <= 5; seq++)
+        expect((await upload(h(), t.base, id, seq, parts[seq - 1]!)).status).toBe(200);
+      expect((await complete(h(), t.base, id, 5)).status).toBe(200);
+    };
+    await send();
+    await send();
+    const events = (await h().call('GET', '/api/preview/events')).body.values as { event_type: string }[];
+    expect(events.map((e) => e.event_type).filter((e) => e.startsWith('DATASOURCE_PARSED'))).toEqual([
+      'DATASOURCE_PARSED',
+      'DATASOURCE_PARSED_NO_CHANGE',
+    ]);
+    const r = await h().push(t.base, {
+      incremental_change: true,
+      applications: [
+        { name: 'acme', application_type: 'acme', local_users: [{ name: 'carol', operation: 'add' }] },
+      ],
+    });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const users = await h().call(
+      'GET',
+      `/_emulator/graph/nodes?data_source_id=${t.dataSourceId}&type=OAA.acme.User`,
+    );
+    expect(names(users).sort()).toEqual(['bob', 'carol']);
   });
 
   it('accepts plain JSON chunks, and a repeated sequence number replaces the earlier chunk', async () => {

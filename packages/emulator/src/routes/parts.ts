@@ -50,8 +50,10 @@ async function completeUpload(
   if (problems.length > 0) throw invalidArgument(problems);
   const input = await decodePayload(ctx, target, async () => {
     const assembled = assemble(ctx.db, session.id, count);
-    // Gzip chunks are stored as sent (their concatenation is the gzip file); plain ones compressed.
-    const gzip = assembled.gzip ? () => Buffer.concat([...chunks(ctx.db, session.id, count)]) : undefined;
+    // Gzip chunks are stored as sent, one at a time (their concatenation is the gzip file); plain
+    // ones compressed.
+    const stored = { pieces: () => chunks(ctx.db, session.id, count) };
+    const gzip = assembled.gzip ? () => stored : undefined;
     const template = target.provider.custom_template;
     return { read: await readPayload(assembled.bytes, { template, field: 'data', gzip }), field: 'data' };
   });

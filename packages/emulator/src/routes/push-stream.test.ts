@@ -163,6 +163,57 @@ describe('streaming ingest', () => {
     expect(await graph()).toEqual(before);
   });
 
+  /** The sample payload with `n` resources (each with a branch), spooled and read in many batches. */
+  function manyResources(n: number): Record<string, unknown> {
+    const payload = samplePayload();
+    const app = (payload.applications as Record<string, unknown>[])[0]!;
+    app.resources = Array.from({ length: n }, (_, i) => ({
+      name: `repo${i}`,
+      resource_type: 'repo',
+      description: 'd'.repeat(200),
+      sub_resources: [{ name: 'main', resource_type: i === n - 1 ? 'tag' : 'branch' }],
+    }));
+    payload.identity_to_permissions = [
+      {
+        identity: 'devs',
+        identity_type: 'local_group',
+        application_permissions: [
+          { application: 'acme', permission: 'read', resources: [`repo${n - 1}.main`] },
+        ],
+      },
+    ];
+    return payload;
+  }
+
+  it('ingests resources read in many batches, with sub-resources, grants on their paths and their types', async () => {
+    const { t, graph } = await withGraph();
+    const n = 5000;
+    expect((await h().push(t.base, manyResources(n), { gzip: true })).status).toBe(200);
+    const after = await graph();
+    const nodes = after.nodes as { id: string; type: string; name: string; parent_id: string | null }[];
+    expect(nodes.filter((x) => x.type === 'OAA.acme.repo.Resource')).toHaveLength(n);
+    const last = nodes.find((x) => x.name === `repo${n - 1}`)!;
+    const main = nodes.find((x) => x.type === 'OAA.acme.tag.SubResource')!;
+    expect(main.parent_id).toBe(last.id);
+    // The grant on `repoN.main` resolved to the last sub-resource.
+    const grants = (after.edges as { kind: string; scope_id?: string; scope?: string }[]).filter(
+      (e) => e.kind === 'HAS_PERMISSION',
+    );
+    expect(JSON.stringify(grants)).toContain(main.id);
+    const provider = await h().call('GET', `/api/v1/providers/custom/${t.providerId}`);
+    expect(provider.body.value.resource_types).toEqual(expect.arrayContaining(['repo', 'branch', 'tag']));
+  });
+
+  it('refuses a repeated resource at the end of many and keeps the graph', async () => {
+    const { t, graph, before } = await withGraph();
+    const payload = manyResources(5000);
+    const app = (payload.applications as { resources: Record<string, unknown>[] }[])[0]!;
+    app.resources.push({ name: 'repo7', resource_type: 'repo' });
+    const v = onlyViolation(await h().push(t.base, payload, { gzip: true }));
+    expect(v.field).toBe('applications[0].resources[5000].name');
+    expect(await graph()).toEqual(before);
+  });
+
   it('refuses a syntax error in the last grants and keeps the graph', async () => {
     const { t, graph, before } = await withGraph();
     const text = JSON.stringify(bigPayload());

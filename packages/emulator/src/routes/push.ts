@@ -13,6 +13,7 @@ import { PushBodyStream, type Diverted } from '../push/push-body.js';
 import { oneAtATime } from '../push/payload-gate.js';
 import { processPayload, recordFailure, type PayloadInput } from '../push/process-payload.js';
 import { readPayload } from '../push/read-payload.js';
+import { storedGzipOf } from '../push/stored-gzip.js';
 import type { PushAnswer, PushTarget } from '../push/target.js';
 
 /** Checks that the body's ids name the data source of the path. */
@@ -108,7 +109,7 @@ export async function handlePush(
       const gz = bytes.gzip;
       const json = gunzipPayload(pieces(gz), gz.length, 'json_data');
       return {
-        read: await readPayload(json, { template, field: 'json_data', gzip: () => gz }),
+        read: await readPayload(json, { template, field: 'json_data', gzip: () => storedGzipOf([gz]) }),
         field: 'json_data',
       };
     });

@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
 import { materialize, readPayload } from './read-payload.js';
 import { cut } from '../test-support/cut-bytes.js';
+import { storedGzipOf } from './stored-gzip.js';
 
 async function read(pieces: Buffer[]): Promise<unknown> {
   const r = await readPayload(pieces, {
     template: 'application',
     field: 'json_data',
-    gzip: () => Buffer.alloc(0),
+    gzip: () => storedGzipOf([]),
   });
   try {
     return materialize(r.payload);

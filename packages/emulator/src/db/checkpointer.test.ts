@@ -3,11 +3,13 @@
  * the commit without SQLite's automatic checkpoint (which stays on for other commits), and closing
  * lets the worker finish first.
  */
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkpointsDone, closeCheckpointer, commitOffThread } from './checkpointer.js';
 import { openDatabase, type Db } from './schema.js';
@@ -70,4 +72,33 @@ describe('commitOffThread', () => {
     await closeCheckpointer(db);
     expect(statSync(file).size).toBeGreaterThan(3 * BYTES);
   });
+
+  it('keeps a process with nothing else to do up until its checkpoints are done and it is closed', async () => {
+    // Outside the test runner, whose handles keep every process up: a script that commits in bulk,
+    // waits for the checkpoint, commits again, closes at once and says so. With its worker
+    // unreferenced, the process ended in the middle of the close, the last line never written.
+    const dist = (name: string) => new URL(`../../dist/db/${name}.js`, import.meta.url).href;
+    const script = join(dir, 'child.mjs');
+    await writeFile(
+      script,
+      `
+      import { randomBytes } from 'node:crypto';
+      import { checkpointsDone, closeCheckpointer, commitOffThread } from ${JSON.stringify(dist('checkpointer'))};
+      import { openDatabase } from ${JSON.stringify(dist('schema'))};
+      const db = openDatabase(${JSON.stringify(join(dir, 'child.db'))});
+      db.exec('CREATE TABLE blobs (data BLOB NOT NULL)');
+      const insert = db.prepare('INSERT INTO blobs (data) VALUES (?)');
+      const write = db.transaction(() => { for (let i = 0; i < 2048; i++) insert.run(randomBytes(4096)); });
+      commitOffThread(db, true, write);
+      await checkpointsDone(db);
+      commitOffThread(db, true, write);
+      await closeCheckpointer(db);
+      const rows = db.prepare('SELECT count(*) AS n FROM blobs').get().n;
+      db.close();
+      process.stdout.write('closed with ' + rows + ' rows');
+      `,
+    );
+    const { stdout } = await promisify(execFile)(process.execPath, [script]);
+    expect(stdout).toBe('closed with 4096 rows');
+  }, 60_000);
 });

@@ -71,15 +71,28 @@ class Checkpointer {
     this.worker.postMessage('checkpoint');
   }
 
-  /** Resolves once no requested checkpoint is outstanding. */
+  /**
+   * Resolves once no requested checkpoint is outstanding. The worker keeps the process up while
+   * someone waits for it: unreferenced, the process would end with the wait unanswered.
+   */
   idle(): Promise<void> {
     if (this.pending === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    this.worker.ref();
+    return new Promise((resolve) =>
+      this.idleWaiters.push(() => {
+        this.worker.unref();
+        resolve();
+      }),
+    );
   }
 
   /** Closes the worker's connection after the checkpoints requested (the worker then exits). */
   async close(): Promise<void> {
-    if (!this.dead) this.worker.postMessage('close');
+    if (!this.dead) {
+      // Waited for: the process must not end before the worker does (see `idle`).
+      this.worker.ref();
+      this.worker.postMessage('close');
+    }
     await this.exited;
   }
 

@@ -11,8 +11,18 @@ import { SETTINGS_DDL } from './settings-schema.js';
 import { EVENTS_DDL } from './events-schema.js';
 import { Database } from './sqlite.js';
 
-/** Bumped whenever a table changes shape; a file written by another version is refused. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Bumped whenever a table changes shape; a file written by another version is refused, but for the
+ * versions in `UPGRADED_FROM`. Version 2 keeps a pushed payload's stored copy in pieces
+ * (`submission_parts`), which an emulator of version 1 would not read.
+ */
+export const SCHEMA_VERSION = 2;
+
+/**
+ * Earlier versions a file is upgraded from when it is opened: their changes to this version only
+ * added tables and indexes, which the DDL creates (`IF NOT EXISTS`); their rows are read as they are.
+ */
+const UPGRADED_FROM = new Set(['1']);
 
 /** The unique index of node ids (tags, lookups by id): kept up to date by every ingest. */
 export const NODE_ID_INDEX: readonly [name: string, definition: string] = [
@@ -264,9 +274,11 @@ export function openDatabase(path: string): Db {
         .get();
       if (row === undefined) {
         db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+      } else if (UPGRADED_FROM.has(row.value)) {
+        db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
       } else if (row.value !== String(SCHEMA_VERSION)) {
         throw new Error(
-          `database ${path} has schema version ${row.value}; this emulator needs ${SCHEMA_VERSION}`,
+          `database ${path} has schema version ${row.value}; this emulator reads version ${SCHEMA_VERSION} (and upgrades ${[...UPGRADED_FROM].join(', ')}): open it with the emulator that wrote it, or start with a new file`,
         );
       }
     })();

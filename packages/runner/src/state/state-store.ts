@@ -115,9 +115,13 @@ export class StateStore {
   async readSnapshot(connectorId: string, state: StoredState): Promise<PreviousHashes> {
     const location = this.backend.locationOf(connectorId, state.snapshot);
     try {
-      const { data } = await this.backend.read(connectorId, state.snapshot);
-      if (data === undefined) throw new Error('the snapshot is missing');
-      return await readEntityHashes(state.snapshot, data, state.template);
+      const read = async (): Promise<Buffer> => {
+        const { data } = await this.backend.read(connectorId, state.snapshot);
+        if (data === undefined) throw new Error('the snapshot is missing');
+        return data;
+      };
+      // The names of removed entities are read again from the backend, not kept meanwhile.
+      return await readEntityHashes(state.snapshot, await read(), state.template, read);
     } catch (cause) {
       throw corrupt(location, (cause as Error).message, cause);
     }

@@ -20,7 +20,8 @@ function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
 }
 
-function fmix(h: number): number {
+/** MurmurHash3's 32-bit finalizer: every bit of `h` affects every bit of the result. */
+export function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;

@@ -18,7 +18,7 @@
  */
 
 import { encodeTags } from './canonical.js';
-import { HASH_WORDS } from './hash128.js';
+import { fmix, HASH_WORDS } from './hash128.js';
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
@@ -45,14 +45,6 @@ const EMPTY_B = 0xab1c5ed5;
 /** The two lanes of the last value hashed; read right after the call that set them. */
 let ha = 0;
 let hb = 0;
-
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, C3);
-  h ^= h >>> 13;
-  h = Math.imul(h, C4);
-  return h ^ (h >>> 16);
-}
 
 /**
  * Hashes the code units of `s` with `seed` into (ha, hb): four units (two 32-bit words, one per

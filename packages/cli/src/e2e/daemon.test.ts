@@ -12,7 +12,8 @@ import { startTestEmulator, until as untilFor } from '@oaakit/emulator/testing';
 import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { HealthReport } from '@oaakit/runner';
 import { readMetrics, stateFiles as stateFilesIn } from '@oaakit/runner/testing';
-import { fixture, spawnOaa, tempDir } from '../test-support/run-oaa.js';
+import { startFleetProcess, type FleetProcess } from '../test-support/fleet-processes.js';
+import { fixture, tempDir } from '../test-support/run-oaa.js';
 
 const EVERY_SECOND = '*/1 * * * * *';
 let emulator: TestEmulator;
@@ -20,16 +21,8 @@ let client: Client;
 let work: { dir: string; remove: () => Promise<void> };
 const started: Daemon[] = [];
 
-/** A running `oaa daemon` and what it has logged so far. */
-interface Daemon {
-  url: string;
-  /** Parsed JSON log lines. */
-  log: Record<string, unknown>[];
-  stderr: () => string;
-  signal(name: NodeJS.Signals): void;
-  /** The exit code, once it has exited. */
-  exited: Promise<number | null>;
-}
+/** A running `oaa daemon` and what it has logged so far (`url`: its health and metrics server). */
+type Daemon = FleetProcess;
 
 /** A connector entry of the ticker fixture; every test uses its own data source. */
 function ticker(id: string, config: Record<string, unknown> = {}): Record<string, unknown> {
@@ -59,32 +52,13 @@ function until<T>(
 }
 
 async function startDaemon(args: string[] = []): Promise<Daemon> {
-  const child = spawnOaa(['daemon', '--config', join(work.dir, 'oaa.config.json'), '--port', '0', ...args], {
+  const daemon = await startFleetProcess({
+    args: ['daemon', '--config', join(work.dir, 'oaa.config.json'), '--port', '0', ...args],
     cwd: work.dir,
     env: emulator.env,
+    startEvent: 'daemon.start',
   });
-  let stderr = '';
-  const log: Record<string, unknown>[] = [];
-  child.stdout.resume();
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (chunk: string) => {
-    const complete = stderr.lastIndexOf('\n') + 1;
-    stderr += chunk;
-    for (const line of stderr.slice(complete).split('\n').slice(0, -1)) {
-      if (line.startsWith('{')) log.push(JSON.parse(line) as Record<string, unknown>);
-    }
-  });
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) =>
-    child.on('exit', (code) => resolve((exitCode = code))),
-  );
-  const daemon: Daemon = { url: '', log, stderr: () => stderr, signal: (name) => child.kill(name), exited };
   started.push(daemon);
-  const start = await until('the daemon to start', () => {
-    if (exitCode !== undefined) throw new Error(`the daemon exited (${exitCode}):\n${stderr}`);
-    return log.find((l) => l['event'] === 'daemon.start');
-  });
-  daemon.url = String(start['url']);
   return daemon;
 }
 

@@ -18,7 +18,11 @@ export interface FleetProcess {
   url: string;
 }
 
-/** Starts `oaa ...args` in `cwd` and waits for its start line (`event` in its log). */
+/**
+ * Starts `oaa ...args` in `cwd` and waits for its start line (`startEvent` in its log); `url` is
+ * that line's `url`. A process that exits or does not start in time is ended, and the wait throws
+ * with its stderr.
+ */
 export async function startFleetProcess(options: {
   args: string[];
   cwd: string;
@@ -41,15 +45,23 @@ export async function startFleetProcess(options: {
   const exited = new Promise<number | null>((resolve) =>
     child.on('exit', (code) => resolve((exitCode = code))),
   );
-  const started = await until(
-    `oaa ${options.args[0] ?? ''} to start`,
-    () => {
-      if (exitCode !== undefined)
-        throw new Error(`oaa ${options.args.join(' ')} exited (${exitCode}):\n${stderr}`);
-      return log.find((l) => l['event'] === options.startEvent);
-    },
-    { intervalMs: 100, timeoutMs: 60_000, context: () => stderr },
-  );
+  let started: Record<string, unknown>;
+  try {
+    started = await until(
+      `oaa ${options.args[0] ?? ''} to start`,
+      () => {
+        if (exitCode !== undefined)
+          throw new Error(`oaa ${options.args.join(' ')} exited (${exitCode}):\n${stderr}`);
+        return log.find((l) => l['event'] === options.startEvent);
+      },
+      { intervalMs: 100, timeoutMs: 60_000, context: () => stderr },
+    );
+  } catch (error) {
+    // A process that never started is not left running: no caller holds it yet.
+    child.kill('SIGKILL');
+    await exited;
+    throw error;
+  }
   return {
     pid: child.pid ?? 0,
     log,

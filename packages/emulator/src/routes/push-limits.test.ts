@@ -7,19 +7,10 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_CSV_BYTES, MAX_CSV_ROWS, MAX_RESOURCE_DEPTH, MIN_INFLATE_ALLOWANCE } from '../push/limits.js';
 import { csvRowsBomb, gzipRepeated, jsonBomb } from '../test-support/bombs.js';
-import { samplePayload, useEmulator, violations, type Answer } from '../test-support/harness.js';
+import { onlyViolation, samplePayload, useEmulator } from '../test-support/harness.js';
 
 const MAPPING = { csv: { columns: { User: 'name', Email: 'identities' } } };
 const base64 = (text: string | Buffer): string => Buffer.from(text).toString('base64');
-
-/** The one violation of a 400 InvalidArgument answer. */
-function onlyViolation(r: Answer): { field: string; description: string } {
-  expect(r.status).toBe(400);
-  expect(r.body.code).toBe('InvalidArgument');
-  const all = violations(r.body);
-  expect(all).toHaveLength(1);
-  return all[0]!;
-}
 
 describe('issue 9: the work of one push is bounded', () => {
   const h = useEmulator();

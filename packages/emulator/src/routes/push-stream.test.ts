@@ -8,7 +8,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MIN_INFLATE_ALLOWANCE } from '../push/limits.js';
 import { gzipRepeated } from '../test-support/bombs.js';
-import { samplePayload, useEmulator, violations, type Answer } from '../test-support/harness.js';
+import { onlyViolation, samplePayload, useEmulator, type Answer } from '../test-support/harness.js';
 
 /** Enough users that the spooled array is parsed in many batches (about 6 MB of JSON). */
 const USERS = 30_000;
@@ -29,14 +29,6 @@ function bigPayload(users = USERS): Record<string, unknown> {
     role_assignments: [{ application: 'acme', role: 'admin', apply_to_application: true }],
   }));
   return payload;
-}
-
-function onlyViolation(r: Answer): { field: string; description: string } {
-  expect(r.status).toBe(400);
-  expect(r.body.code).toBe('InvalidArgument');
-  const all = violations(r.body);
-  expect(all).toHaveLength(1);
-  return all[0]!;
 }
 
 describe('streaming ingest', () => {

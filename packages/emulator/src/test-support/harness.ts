@@ -3,7 +3,7 @@
  * most tests need (a provider, a data source, a push).
  */
 import { gzipSync } from 'node:zlib';
-import { afterEach, beforeEach } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
 import { startEmulator, type RunningEmulator, type StartEmulatorOptions } from '../server.js';
 
 /** A parsed JSON answer: tests read it freely. */
@@ -147,6 +147,15 @@ function details(body: unknown): Record<string, unknown>[] {
 export function violations(body: unknown): { field: string; description: string }[] {
   const detail = details(body).find((d) => Array.isArray(d.field_violations));
   return (detail?.field_violations as { field: string; description: string }[] | undefined) ?? [];
+}
+
+/** The one violation of a 400 InvalidArgument answer (the test fails on any other answer). */
+export function onlyViolation(r: Answer): { field: string; description: string } {
+  expect(r.status).toBe(400);
+  expect(r.body.code).toBe('InvalidArgument');
+  const all = violations(r.body);
+  expect(all).toHaveLength(1);
+  return all[0]!;
 }
 
 /** The user-facing detail of an error answer. */

@@ -176,7 +176,14 @@ export type { SemanticOptions as ValidateOptions } from './validate/options.js';
 
 // Digest, diff and incremental payloads
 export { digest } from './diff/digest.js';
-export { hashAsRead, type EntityHash, type HashAsRead } from './diff/hash-as-read.js';
+export {
+  entityKey,
+  entityLabel,
+  hashAsRead,
+  ownHex,
+  type EntityHash,
+  type HashAsRead,
+} from './diff/hash-as-read.js';
 export {
   diffPayloads,
   type DiffItem,

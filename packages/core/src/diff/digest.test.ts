@@ -72,6 +72,38 @@ describe('digest', () => {
     expect(digest('application', noisy)).toBe(digest('application', base));
   });
 
+  it('tells where nested entities sit, not their order', () => {
+    const tree = (resources: unknown[]) => ({
+      ...base,
+      applications: [{ ...base.applications[0]!, resources }],
+    });
+    const branch = (name: string) => ({ name, resource_type: 'branch' });
+    const repo = (name: string, subs?: unknown[]) => ({
+      name,
+      resource_type: 'repo',
+      ...(subs === undefined ? {} : { sub_resources: subs }),
+    });
+    const both = digest('application', tree([repo('a', [branch('main'), branch('dev')]), repo('b')]));
+    // Sub-resources in another order: the same; none, or an empty list: the same.
+    expect(digest('application', tree([repo('a', [branch('dev'), branch('main')]), repo('b', [])]))).toBe(
+      both,
+    );
+    // The same sub-resource under the other repository, or one level deeper: different.
+    expect(digest('application', tree([repo('a', [branch('main')]), repo('b', [branch('dev')])]))).not.toBe(
+      both,
+    );
+    expect(digest('application', tree([repo('a', [repo('main', [branch('dev')])]), repo('b')]))).not.toBe(
+      both,
+    );
+    // An entity with nested entities changes when its own data does.
+    expect(
+      digest(
+        'application',
+        tree([{ ...repo('a', [branch('main'), branch('dev')]), description: 'x' }, repo('b')]),
+      ),
+    ).not.toBe(both);
+  });
+
   it('differs between templates for the same object', () => {
     const payload = { name: 'x' };
     const templates: Template[] = ['application', 'identity_provider', 'hris'];

@@ -3,43 +3,42 @@ import type { Violation } from '../errors.js';
 import { templateSpec, type ChildCollection } from './entity-kinds.js';
 import type { Template } from '../schemas/templates.js';
 import { forEachEntity } from './entity-key.js';
-import { encodeHeader, encodeOwn, hashOwn } from './entity-parts.js';
-import { hash128 } from './hash128.js';
+import { encodeHeader, hashOwn } from './entity-parts.js';
 import { joinPath, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
+import { nestedHash, type NestedSet } from './nested-hash.js';
 import { throwIfViolations } from './problems.js';
 
 /**
- * Names the digest's algorithm; v3 hashes an entity's own data with the value hash of
- * `value-hash.ts` (v2: `hash128` of its canonical text, v1: SHA-256 of it), so a digest of an
- * earlier version never equals a v3 one and the first run after the upgrade pushes once more.
+ * Names the digest's algorithm; v4 hashes every entity's own data with the value hash of
+ * `value-hash.ts` and combines an entity with its nested collections from numbers
+ * (`nested-hash.ts`); v3 hashed entities with nested collections as text, v2 every entity as
+ * `hash128` of its canonical text, v1 as SHA-256 of it. A digest of an earlier version never
+ * equals a v4 one, so the first run after the upgrade pushes once more.
  */
-export const DIGEST_VERSION = 'oaakit.digest.v3';
+export const DIGEST_VERSION = 'oaakit.digest.v4';
 
-/** Hashes the nested collections of one container, each as an order-independent multiset. */
-function collectionsText(
+/** The nested collections of one container, each hashed as an order-independent multiset. */
+function hashCollections(
   collections: readonly ChildCollection[],
   container: JsonObject,
   path: string,
   violations: Violation[],
-): string {
-  let text = '';
-  for (const { field, spec } of collections) {
+): NestedSet[] {
+  return collections.map(({ field, spec }) => {
     const set = new MultisetHash();
     const fieldPath = joinPath(path, field);
     forEachEntity(container[field], fieldPath, violations, (entity, index) => {
+      const words = hashOwn(spec, entity);
       if (spec.children.length === 0) {
-        set.add(hashOwn(spec, entity));
+        set.add(words);
         return;
       }
-      const own = encodeOwn(spec, entity);
-      set.add(
-        hash128(`${own}\n${collectionsText(spec.children, entity, `${fieldPath}[${index}]`, violations)}`),
-      );
+      const own = words.slice(0, 4);
+      set.add(nestedHash(own, hashCollections(spec.children, entity, `${fieldPath}[${index}]`, violations)));
     });
-    text += `${field}=${set.toString()}\n`;
-  }
-  return text;
+    return { field, set };
+  });
 }
 
 /**
@@ -48,12 +47,12 @@ function collectionsText(
  * a `tags` list, and blind to values that mean "unused" (null, `[]`, `{}`) and to
  * `incremental_change`. Lists that are not entity collections (a user's `groups`, `identities`)
  * keep their order. Each entity is hashed on its own (a fast non-cryptographic hash of its own
- * values that equals for equal canonical text, see `value-hash.ts`; entities with nested
- * collections by `hash128` of their canonical text and their collections' hashes) and the entity
- * hashes are combined order-independently (their sum modulo 2^128), so memory stays flat however
- * many entities the payload holds. The digest names its version (`oaakit.digest.v3`): digests of
- * earlier versions (v1: SHA-256 per entity, v2: `hash128` of its text) never equal these, so a run
- * after the upgrade sees its last push's digest as different and pushes once more.
+ * values that equals for equal canonical text, see `value-hash.ts`; an entity with nested
+ * entities together with its collections' hashes, see `nested-hash.ts`) and the entity hashes are
+ * combined order-independently (their sum modulo 2^128), so memory stays flat however many
+ * entities the payload holds. The digest names its version (`oaakit.digest.v4`): digests of
+ * earlier versions never equal these, so a run after the upgrade sees its last push's digest as
+ * different and pushes once more.
  *
  * Throws `ValidationError` when an entity collection is not a list of objects.
  *
@@ -67,7 +66,10 @@ export function digest(template: Template, payload: JsonObject): string {
   h.update(`${DIGEST_VERSION}\n${template}\n`);
   h.update(encodeHeader(spec, payload));
   h.update('\n');
-  h.update(collectionsText(spec.collections, payload, '', violations));
+  let text = '';
+  for (const { field, set } of hashCollections(spec.collections, payload, '', violations))
+    text += `${field}=${set.toString()}\n`;
+  h.update(text);
   throwIfViolations(violations, 'the payload', 'digested');
   return h.digest('hex');
 }

@@ -4,7 +4,21 @@ import { jsonChunks } from '../serialize/json-chunks.js';
 import { fixture } from '../test-support/fixtures.js';
 import { countEntities } from './entity-counts.js';
 import { digest } from './digest.js';
-import { hashAsRead, type EntityHash } from './hash-as-read.js';
+import { entityKey, entityLabel, hashAsRead, ownHex, type EntityHash } from './hash-as-read.js';
+
+/** What a test keeps of an entity: `onEntity`'s object is filled again for the next one. */
+interface Seen {
+  kind: EntityHash['kind'];
+  scope: string;
+  key: string;
+  label: string;
+  own: string;
+}
+
+function keep(list: Seen[]): (e: EntityHash) => void {
+  return (e) =>
+    list.push({ kind: e.kind, scope: e.scope, key: entityKey(e), label: entityLabel(e), own: ownHex(e) });
+}
 import type { JsonObject } from './json.js';
 
 async function readAll(value: unknown): Promise<string> {
@@ -41,8 +55,8 @@ describe('hashAsRead', () => {
     ['hris', 'hris'],
   ])('gives the digest of %s payloads, the counts, and serializes the same JSON', async (template, name) => {
     const p = fixture(name as 'application');
-    const seen: EntityHash[] = [];
-    const hashed = hashAsRead(template, p, (e) => seen.push(e));
+    const seen: Seen[] = [];
+    const hashed = hashAsRead(template, p, keep(seen));
     // Lists are in memory: hashed at once, and serialized as they are.
     expect(hashed.complete).toBe(true);
     expect(await readAll(hashed.value)).toBe(await readAll(p));
@@ -58,8 +72,8 @@ describe('hashAsRead', () => {
       reads++;
       yield* users;
     }
-    const seen: EntityHash[] = [];
-    const hashed = hashAsRead('application', payload(once()), (e) => seen.push(e));
+    const seen: Seen[] = [];
+    const hashed = hashAsRead('application', payload(once()), keep(seen));
     const text = await readAll(hashed.value);
     expect(reads).toBe(1);
     expect(JSON.parse(text)).toEqual(payload(users));
@@ -76,17 +90,17 @@ describe('hashAsRead', () => {
     async function* pages() {
       for (const user of users) yield await Promise.resolve(user);
     }
-    const a: EntityHash[] = [];
-    const b: EntityHash[] = [];
-    const first = hashAsRead('application', payload(pages()), (e) => a.push(e));
+    const a: Seen[] = [];
+    const b: Seen[] = [];
+    const first = hashAsRead('application', payload(pages()), keep(a));
     await readAll(first.value);
     const second = hashAsRead(
       'application',
       payload([users[1], { ...users[0], identities: ['a@x.com'] }]),
-      (e) => b.push(e),
+      keep(b),
     );
     await readAll(second.value);
-    const own = (list: EntityHash[], n: string) => list.find((e) => e.label === n)?.own;
+    const own = (list: Seen[], n: string) => list.find((e) => e.label === n)?.own;
     expect(own(a, 'bob')).toBe(own(b, 'bob'));
     expect(own(a, 'Alice')).not.toBe(own(b, 'Alice'));
     // An application's own hash does not change with its users.

@@ -7,18 +7,28 @@ import { createHash, hash } from 'node:crypto';
 import type { Template } from '../schemas/templates.js';
 import type { EntityCounts } from './entity-counts.js';
 import { templateKinds } from './entity-counts.js';
-import { displayKey, keyOf } from './entity-key.js';
-import { templateSpec, type ChildCollection, type EntityKind, type KindSpec } from './entity-kinds.js';
+import {
+  ENTITY_KINDS,
+  templateSpec,
+  type ChildCollection,
+  type EntityKind,
+  type KindSpec,
+} from './entity-kinds.js';
 import { DIGEST_VERSION } from './digest.js';
-import { encodeHeader, encodeOwn, hashOwn } from './entity-parts.js';
-import { hash128, hex64 } from './hash128.js';
+import { encodeHeader, hashOwn } from './entity-parts.js';
+import { hex32 } from './hash128.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
+import { nestedHash, type NestedSet } from './nested-hash.js';
 
-/** Hex digits kept of an entity's own-data hash: 64 bits, plenty to tell a change. */
-const OWN_HASH_DIGITS = 16;
+/** Hex digits of the header hash. */
+const HEADER_HASH_DIGITS = 16;
 
-/** One entity as it was read. */
+/**
+ * One entity as it was read. `onEntity` is given one object, filled again for each entity: read
+ * it during the call, and copy what you keep (see {@link entityKey}, {@link entityLabel} and
+ * {@link ownHex}).
+ */
 export interface EntityHash {
   readonly kind: EntityKind;
   /**
@@ -27,15 +37,39 @@ export interface EntityHash {
    * two payloads by kind, scope and key.
    */
   readonly scope: string;
-  /** The entity's key (see `diffPayloads`), lower-cased. */
-  readonly key: string;
-  /** For people: `name` as written when it is a string, else the key's value (e.g. `bob`). */
-  readonly label: string;
   /**
-   * Hash of the entity's own data: the first 64 bits (16 hex digits) of `hash128` of its canonical
-   * text; nested collections are hashed on their own.
+   * The start of the entity's key (see `diffPayloads`): the key field's name and a NUL
+   * (`name\u0000`), or for a key of a type and an id the type, lower-cased, and a colon
+   * (`local_user:`). The key is `keyPrefix + keyValue`.
    */
-  readonly own: string;
+  readonly keyPrefix: string;
+  /** The rest of the key: the key field's value, lower-cased (`bob`), or the id of a pair. */
+  readonly keyValue: string;
+  /**
+   * The entity's `name` as written, when it is a string other than what the key reads as
+   * (`keyValue`, or the whole key for a pair); else `undefined`.
+   */
+  readonly name: string | undefined;
+  /** The first 32 bits of the hash of the entity's own data (nested collections are hashed on their own). */
+  readonly ownHigh: number;
+  /** The next 32 bits of that hash. */
+  readonly ownLow: number;
+}
+
+/** The entity's key, lower-cased: `name\u0000bob`, or `local_user:bob` for a pair key. */
+export function entityKey(entity: EntityHash): string {
+  return entity.keyPrefix + entity.keyValue;
+}
+
+/** For people: the entity's `name` as written when it is a string, else what its key reads as (`bob`). */
+export function entityLabel(entity: EntityHash): string {
+  if (entity.name !== undefined) return entity.name;
+  return entity.keyPrefix.endsWith(KEY_SEPARATOR) ? entity.keyValue : entityKey(entity);
+}
+
+/** The 64 bits of the own hash as 16 hex digits. */
+export function ownHex(entity: EntityHash): string {
+  return hex32(entity.ownHigh) + hex32(entity.ownLow);
 }
 
 /** What {@link hashAsRead} returns. */
@@ -53,23 +87,91 @@ export interface HashAsRead {
 }
 
 const SCOPE_SEPARATOR = '\u0001';
+const KEY_SEPARATOR = '\u0000';
+const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
+/** `field + NUL` per key field name; the last pair type seen and its prefix (`type:`). */
+const FIELD_PREFIXES = new Map<string, string>();
+let lastType = '';
+let lastTypePrefix = ':';
+
+function fieldPrefix(field: string): string {
+  let prefix = FIELD_PREFIXES.get(field);
+  if (prefix === undefined) FIELD_PREFIXES.set(field, (prefix = field + KEY_SEPARATOR));
+  return prefix;
+}
+
+function typePrefix(type: string): string {
+  // One type per collection, nearly always: compared, not looked up.
+  if (type !== lastType) {
+    lastType = type;
+    lastTypePrefix = `${type}:`;
+  }
+  return lastTypePrefix;
+}
+
+/** What a key field's value reads as in a key: a non-empty string lower-cased, a finite number. */
+function keyText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value === '' ? undefined : value.toLowerCase();
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return undefined;
+}
+
+/** The one `EntityHash` handed to `onEntity`, filled again per entity. */
+class Entity implements EntityHash {
+  kind: EntityKind = 'applications';
+  scope = '';
+  keyPrefix = '';
+  keyValue = '';
+  name: string | undefined = undefined;
+  ownHigh = 0;
+  ownLow = 0;
+
+  /** Fills in the key of `item` (and its name); false when it has none. */
+  keyFrom(spec: KindSpec, item: JsonObject): boolean {
+    const rule = spec.key;
+    const name = item.name;
+    if ('pair' in rule) {
+      const id = keyText(item[rule.pair.id]);
+      if (id === undefined) return false;
+      this.keyPrefix = typePrefix(keyText(item[rule.pair.type]) ?? '');
+      this.keyValue = id;
+      this.name = typeof name === 'string' && name !== this.keyPrefix + id ? name : undefined;
+      return true;
+    }
+    for (const field of rule.first) {
+      const value = keyText(item[field]);
+      if (value === undefined) continue;
+      this.keyPrefix = fieldPrefix(field);
+      this.keyValue = value;
+      this.name = typeof name === 'string' && name !== value ? name : undefined;
+      return true;
+    }
+    return false;
+  }
+}
 
 class Reading {
-  readonly counts: EntityCounts;
+  /** Entities read per kind, by index in `ENTITY_KINDS`. */
+  readonly tally = new Float64Array(ENTITY_KINDS.length);
+  readonly entity = new Entity();
   /** Streamed collections wrapped, and read to their end, so far. */
   wrapped = 0;
   closed = 0;
 
   constructor(
-    template: Template,
+    readonly kinds: readonly EntityKind[],
     readonly onEntity: (entity: EntityHash) => void,
-  ) {
-    this.counts = Object.fromEntries(templateKinds(template).map((k) => [k, 0]));
-  }
+  ) {}
 
   /** Every wrapped collection has been read to its end. */
   get done(): boolean {
     return this.closed === this.wrapped;
+  }
+
+  counts(): EntityCounts {
+    const counts: EntityCounts = {};
+    for (const kind of this.kinds) counts[kind] = this.tally[KIND_INDEX.get(kind)!]!;
+    return counts;
   }
 }
 
@@ -78,8 +180,9 @@ class Reading {
  * collections have been read and the entities in it that wait for theirs have been hashed.
  */
 interface Pending {
-  own: string;
-  children: { field: string; set: MultisetHash }[];
+  /** The hash of its own data (four words). */
+  own: Uint32Array;
+  children: NestedSet[];
   into: MultisetHash;
   open: number;
   parent: Pending | undefined;
@@ -88,14 +191,21 @@ interface Pending {
 /** One thing `pending` waited for is done; the last one hashes it, and tells its parent. */
 function settle(pending: Pending): void {
   if (--pending.open > 0) return;
-  let text = `${pending.own}\n`;
-  for (const { field, set } of pending.children) text += `${field}=${set.toString()}\n`;
-  pending.into.add(hash128(text));
+  pending.into.add(nestedHash(pending.own, pending.children));
   if (pending.parent !== undefined) settle(pending.parent);
 }
 
 function isList(value: unknown): value is unknown[] {
   return Array.isArray(value);
+}
+
+/** Whether none of the nested collections of `item` holds anything (missing, null or `[]`). */
+function noChildren(spec: KindSpec, item: JsonObject): boolean {
+  for (const { field } of spec.children) {
+    const value = item[field];
+    if (value !== undefined && value !== null && !(isList(value) && value.length === 0)) return false;
+  }
+  return true;
 }
 
 /**
@@ -133,28 +243,26 @@ function see(
   parent: Pending | undefined,
 ): unknown {
   if (!isJsonObject(item)) return item;
-  reading.counts[spec.kind] = (reading.counts[spec.kind] ?? 0) + 1;
-  // Entities without nested collections (nearly all) are hashed without building their text.
-  const ownText = spec.children.length === 0 ? undefined : encodeOwn(spec, item);
-  const ownHash = ownText === undefined ? hashOwn(spec, item) : hash128(ownText);
-  const own = hex64(ownHash);
+  reading.tally[KIND_INDEX.get(spec.kind)!]! += 1;
+  const words = hashOwn(spec, item);
+  const leaf = spec.children.length === 0 || noChildren(spec, item);
+  const entity = reading.entity;
+  entity.ownHigh = words[0]!;
+  entity.ownLow = words[1]!;
   // Added before anything else can hash (and overwrite the words).
-  if (spec.children.length === 0) into.add(ownHash);
-  const key = keyOf(spec, item);
-  if (key !== undefined) {
-    const name = item.name;
-    reading.onEntity({
-      kind: spec.kind,
-      scope,
-      key,
-      label: typeof name === 'string' ? name : displayKey(spec, key),
-      own,
-    });
+  let own: Uint32Array | undefined;
+  if (leaf) into.add(words);
+  else own = words.slice(0, 4);
+  const keyed = entity.keyFrom(spec, item);
+  if (keyed) {
+    entity.kind = spec.kind;
+    entity.scope = scope;
+    reading.onEntity(entity);
   }
-  if (spec.children.length === 0) return item;
-  const inner = `${scope}${SCOPE_SEPARATOR}${spec.kind}:${key ?? ''}`;
+  if (own === undefined) return item;
+  const inner = `${scope}${SCOPE_SEPARATOR}${spec.kind}:${keyed ? entity.keyPrefix + entity.keyValue : ''}`;
   // Open until the loop below is done; the parent waits for this entity.
-  const pending: Pending = { own: ownText!, children: [], into, open: 1, parent };
+  const pending: Pending = { own, children: [], into, open: 1, parent };
   if (parent !== undefined) parent.open++;
   let copy: JsonObject | undefined;
   for (const { field, spec: child } of spec.children) {
@@ -204,7 +312,8 @@ function wrap(
       }
       return r;
     }
-    return { done: false, value: see(reading, spec, scope, r.value, set, owner) };
+    const value = see(reading, spec, scope, r.value, set, owner);
+    return value === r.value ? r : { done: false, value };
   };
   if (sync) {
     return new Hashed(() => {
@@ -252,7 +361,8 @@ class HashedAsync implements AsyncIterable<unknown> {
 
 /**
  * Wraps `payload` so that reading the returned `value` once (serializing it, say) hashes it:
- * `onEntity` is called for every entity with a key; `counts` and `digest()` are complete once
+ * `onEntity` is called for every entity with a key, with one object filled again each time (copy
+ * what you keep); `counts` and `digest()` are complete once
  * every streamed (iterable) collection has been read to its end. Entities in lists are hashed at
  * once, by this call (they are in memory already); streamed ones as they are read, one at a time.
  *
@@ -267,7 +377,7 @@ export function hashAsRead(
   onEntity: (entity: EntityHash) => void,
 ): HashAsRead {
   const spec = templateSpec(template);
-  const reading = new Reading(template, onEntity);
+  const reading = new Reading(templateKinds(template), onEntity);
   const headerText = encodeHeader(spec, payload);
   const sets = new Map<string, MultisetHash>();
   const value: JsonObject = {};
@@ -286,8 +396,10 @@ export function hashAsRead(
   }
   const result: HashAsRead = {
     value,
-    header: hash('sha256', headerText, 'hex').slice(0, OWN_HASH_DIGITS),
-    counts: reading.counts,
+    header: hash('sha256', headerText, 'hex').slice(0, HEADER_HASH_DIGITS),
+    get counts() {
+      return reading.counts();
+    },
     get complete() {
       return reading.done;
     },

@@ -30,6 +30,24 @@ export class MultisetHash {
     return this.size;
   }
 
+  /**
+   * Writes the count (four 16-bit units, low first) and the sum (eight units, most significant
+   * lane first) into `units` at `at`; returns the position after them.
+   */
+  writeUnits(units: Uint16Array, at: number): number {
+    let n = this.size;
+    for (let i = 0; i < 4; i++) {
+      units[at++] = n % 0x10000;
+      n = Math.floor(n / 0x10000);
+    }
+    for (let lane = 0; lane < LANES; lane++) {
+      const w = this.sum[lane] ?? 0;
+      units[at++] = w >>> 16;
+      units[at++] = w & 0xffff;
+    }
+    return at;
+  }
+
   /** `count:sum` in hex, to feed into an enclosing hash. */
   toString(): string {
     let hex = '';

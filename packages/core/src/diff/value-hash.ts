@@ -18,6 +18,7 @@
  */
 
 import { encodeTags } from './canonical.js';
+import { isDeepFrozen } from '../internal/frozen.js';
 import { fmix, HASH_WORDS } from './hash128.js';
 
 const C1 = 0xcc9e2d51;
@@ -114,9 +115,45 @@ function hashValue(value: unknown): boolean {
       return false;
   }
   if (value === null) return false;
+  if (Object.isFrozen(value)) return hashFrozen(value);
+  return hashObject(value);
+}
+
+function hashObject(value: object): boolean {
   if (typeof (value as Partial<ToJson>).toJSON === 'function') return hashValue((value as ToJson).toJSON());
   if (Array.isArray(value)) return hashList(value);
   return hashFieldsOf(value as Record<string, unknown>, undefined, false);
+}
+
+/**
+ * Lanes of deeply frozen values (see `isDeepFrozen`) hashed before: payloads share such values
+ * between entities (the builders share one frozen grant list among every identity that holds it).
+ * The value is a slot in `FROZEN_LANES`, or -1 for a value that is unused.
+ */
+const FROZEN_SLOT = new WeakMap<object, number>();
+const MAX_FROZEN_KEPT = 1 << 16;
+const FROZEN_LANES = new Int32Array(2 * MAX_FROZEN_KEPT);
+let frozenKept = 0;
+
+function hashFrozen(value: object): boolean {
+  const slot = FROZEN_SLOT.get(value);
+  if (slot !== undefined) {
+    if (slot < 0) return false;
+    ha = FROZEN_LANES[slot]!;
+    hb = FROZEN_LANES[slot + 1]!;
+    return true;
+  }
+  const used = hashObject(value);
+  if (frozenKept < MAX_FROZEN_KEPT && isDeepFrozen(value)) {
+    if (!used) FROZEN_SLOT.set(value, -1);
+    else {
+      const at = 2 * frozenKept++;
+      FROZEN_LANES[at] = ha;
+      FROZEN_LANES[at + 1] = hb;
+      FROZEN_SLOT.set(value, at);
+    }
+  }
+  return used;
 }
 
 /** A list in order, unused items as null; false for an empty list. */
@@ -163,6 +200,37 @@ function keyLanes(field: string): number {
 }
 
 /**
+ * What the field at a position of an object at a depth was last time: objects of one shape list
+ * their fields in one order, so a field is recognised by comparing it with the last one there
+ * (the same string, nearly always) instead of looking it up. Per slot: the name, the `skip` set it
+ * was judged against, and its index in `KEY_LANES` (-1: skipped).
+ */
+const MEMO_DEPTHS = 4;
+const MEMO_FIELDS = 16;
+const memoField: (string | undefined)[] = new Array<string | undefined>(MEMO_DEPTHS * MEMO_FIELDS).fill(
+  undefined,
+);
+const memoSkip: (ReadonlySet<string> | undefined)[] = new Array<ReadonlySet<string> | undefined>(
+  MEMO_DEPTHS * MEMO_FIELDS,
+).fill(undefined);
+const memoLanes = new Int32Array(MEMO_DEPTHS * MEMO_FIELDS);
+/** Depth of the object being hashed (0: the entity). */
+let depth = 0;
+
+/** Index in `KEY_LANES` of `field`, or -1 when it is in `skip`; remembered in memo slot `m` (if >= 0). */
+function fieldLanes(field: string, skip: ReadonlySet<string> | undefined, m: number): number {
+  if (m >= 0 && memoField[m] === field && memoSkip[m] === skip) return memoLanes[m]!;
+  const k = skip !== undefined && skip.has(field) ? -1 : keyLanes(field);
+  // The scratch slot past the kept names is overwritten by the next new name: not remembered.
+  if (m >= 0 && k < 2 * MAX_KEYS_KEPT) {
+    memoField[m] = field;
+    memoSkip[m] = skip;
+    memoLanes[m] = k;
+  }
+  return k;
+}
+
+/**
  * An object's used fields but those in `skip`, as an order-independent sum of field hashes; a
  * `tags` field hashed as a set when `tagsAsSet`. False when no field is used.
  */
@@ -174,24 +242,32 @@ function hashFieldsOf(
   let sumA = 0;
   let sumB = 0;
   let used = 0;
-  for (const field in object) {
-    if (!Object.prototype.hasOwnProperty.call(object, field)) continue;
-    if (skip !== undefined && skip.has(field)) continue;
-    const value = object[field];
-    if (tagsAsSet && field === 'tags') {
-      const text = encodeTags(value);
-      if (text === undefined) continue;
-      hashString(text, SEED_TAGS);
-    } else if (!hashValue(value)) continue;
-    const va = ha;
-    const vb = hb;
-    const k = keyLanes(field);
-    const fa = KEY_LANES[k]!;
-    const fb = KEY_LANES[k + 1]!;
-    // The name and the value mixed together, so that values swapped between fields differ.
-    sumA = (sumA + fmix((fa ^ Math.imul(va, C1)) + ((vb << 7) | (vb >>> 25)))) | 0;
-    sumB = (sumB + fmix((fb + Math.imul(vb, C4)) ^ ((va << 13) | (va >>> 19)))) | 0;
-    used++;
+  const base = depth < MEMO_DEPTHS ? depth * MEMO_FIELDS : -1;
+  let position = 0;
+  depth++;
+  try {
+    for (const field in object) {
+      if (!Object.prototype.hasOwnProperty.call(object, field)) continue;
+      const k = fieldLanes(field, skip, base >= 0 && position < MEMO_FIELDS ? base + position : -1);
+      position++;
+      if (k < 0) continue;
+      const fa = KEY_LANES[k]!;
+      const fb = KEY_LANES[k + 1]!;
+      const value = object[field];
+      if (tagsAsSet && field === 'tags') {
+        const text = encodeTags(value);
+        if (text === undefined) continue;
+        hashString(text, SEED_TAGS);
+      } else if (!hashValue(value)) continue;
+      const va = ha;
+      const vb = hb;
+      // The name and the value mixed together, so that values swapped between fields differ.
+      sumA = (sumA + fmix((fa ^ Math.imul(va, C1)) + ((vb << 7) | (vb >>> 25)))) | 0;
+      sumB = (sumB + fmix((fb + Math.imul(vb, C4)) ^ ((va << 13) | (va >>> 19)))) | 0;
+      used++;
+    }
+  } finally {
+    depth--;
   }
   if (used === 0) return false;
   const a = fmix((sumA ^ SEED_OBJECT) + Math.imul(used, C2));

@@ -23,7 +23,15 @@ function previous(comparable: boolean): PreviousHashes {
 }
 
 function user(name: string, own: string): EntityHash {
-  return { kind: 'local_users', scope: 'app', key: `name\u0000${name}`, label: name, own };
+  return {
+    kind: 'local_users',
+    scope: 'app',
+    keyPrefix: 'name\u0000',
+    keyValue: name,
+    name: undefined,
+    ownHigh: parseInt(own.slice(0, 8), 16),
+    ownLow: parseInt(own.slice(8), 16),
+  };
 }
 
 async function summarize(comparable: boolean) {

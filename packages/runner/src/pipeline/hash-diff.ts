@@ -5,7 +5,7 @@
  */
 import { hasHeaderFields } from '@oaakit/core';
 import type { EntityCounts, EntityHash, EntityKind, JsonObject, KindCounts, Template } from '@oaakit/core';
-import { ownNumber } from '../state/entity-hashes.js';
+import { ownNumberOf } from '../state/entity-hashes.js';
 import type { PreviousHashes } from '../state/previous-hashes.js';
 import type { DiffSummary } from './run-types.js';
 
@@ -26,15 +26,15 @@ export class HashDiff {
     return t;
   }
 
-  /** One entity of the new payload. */
+  /** One entity of the new payload (read now, not kept). */
   see(entity: EntityHash): void {
     if (this.previous === undefined) return;
-    const before = this.previous.take(entity.kind, entity.scope, entity.key);
+    const before = this.previous.take(entity.kind, entity.scope, entity.keyPrefix, entity.keyValue);
     if (before === undefined) {
       this.tally(entity.kind).added++;
       return;
     }
-    if (this.previous.comparable && before !== ownNumber(entity.own)) this.tally(entity.kind).changed++;
+    if (this.previous.comparable && before !== ownNumberOf(entity)) this.tally(entity.kind).changed++;
   }
 
   /**

@@ -228,7 +228,7 @@ describe('the streamed run', () => {
 
   it('pushes once more after the upgrade from earlier entity hashes, counting no entity as changed', async () => {
     await run({ users: range(20) });
-    // Make the state what the earlier version wrote: a digest of format v2, entity hashes of format v2.
+    // Make the state what the earlier version wrote: another digest, entity hashes of format v3.
     const dir = h.state().dirOf('streamed');
     const stored = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as {
       digest: string;
@@ -237,7 +237,7 @@ describe('the streamed run', () => {
     await writeFile(join(dir, 'state.json'), JSON.stringify({ ...stored, digest: 'ab'.repeat(32) }));
     const lines = gunzipSync(await readFile(join(dir, stored.snapshot)))
       .toString('utf8')
-      .replace('oaakit.entity-hashes.v3', 'oaakit.entity-hashes.v2')
+      .replace('oaakit.entity-hashes.v4', 'oaakit.entity-hashes.v3')
       .replace(/^(\d+\t\d+\t)[0-9a-f]{16}\t/gm, '$10123456789abcdef\t');
     await writeFile(join(dir, stored.snapshot), gzipSync(lines));
 

@@ -1,13 +1,13 @@
 /**
  * The snapshot of a push for the next run's diff: one hash per entity, not the payload. A gzip
- * text file of lines: first `{"format":"oaakit.entity-hashes.v3","template":...}`; then, written
+ * text file of lines: first `{"format":"oaakit.entity-hashes.v4","template":...}`; then, written
  * while the push is serialized, `S<TAB>scope` the first time a scope (the entity an entity sits in)
  * appears, numbered from 0 in order, and per entity `kind index<TAB>scope number<TAB>own hash<TAB>key`,
  * followed by `<TAB>label` only when the label is not what the key reads as; last
- * `H<TAB>header hash`. The own hash is the first 64 bits of core's entity hash (format v3: the
- * value hash of `value-hash.ts`). Files of formats v1 (SHA-256 of the canonical text) and v2
- * (`hash128` of it) are read for their keys and labels, their own hashes not comparable (see
- * `PreviousHashes.comparable`). A key or label holding a tab, a line break, a quote or a
+ * `H<TAB>header hash`. The own hash is the first 64 bits of core's entity hash (format v4: the
+ * value hash of `value-hash.ts` for every entity). Files of formats v1 (SHA-256 of the canonical
+ * text), v2 (`hash128` of it) and v3 (entities with nested ones hashed as text) are read for their
+ * keys and labels, their own hashes not comparable (see `PreviousHashes.comparable`). A key or label holding a tab, a line break, a quote or a
  * backslash is written as a JSON string (and so starts with a quote). Snapshots of earlier versions
  * (`snapshot-*.json.gz`, the gzip payload itself) are read by hashing that payload.
  */
@@ -17,7 +17,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip, gunzip } from 'node:zlib';
-import { ENTITY_KINDS, hashAsRead, jsonChunks } from '@oaakit/core';
+import { ENTITY_KINDS, entityKey, entityLabel, hashAsRead, jsonChunks } from '@oaakit/core';
 import type { EntityHash, JsonObject, Template } from '@oaakit/core';
 import type { EntryWriter } from './state-backend.js';
 import { PreviousHashes, type PreviousEntity } from './previous-hashes.js';
@@ -25,13 +25,17 @@ import { PreviousHashes, type PreviousEntity } from './previous-hashes.js';
 const gunzipAsync = promisify(gunzip);
 
 /** Format tag of the first line. */
-export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v3';
+export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v4';
 /**
  * Formats whose own hashes came from an earlier entity hash (v1: SHA-256 of the canonical text,
- * v2: `hash128` of it). Read for their keys and labels; their own hashes cannot be compared with
- * today's (see `PreviousHashes.comparable`).
+ * v2: `hash128` of it, v3: the text of entities with nested ones). Read for their keys and labels;
+ * their own hashes cannot be compared with today's (see `PreviousHashes.comparable`).
  */
-const OLDER_FORMATS = new Set(['oaakit.entity-hashes.v1', 'oaakit.entity-hashes.v2']);
+const OLDER_FORMATS = new Set([
+  'oaakit.entity-hashes.v1',
+  'oaakit.entity-hashes.v2',
+  'oaakit.entity-hashes.v3',
+]);
 /** File name suffix of entity-hash snapshots; `.json.gz` names a snapshot of an earlier version. */
 export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
 /** Lines are batched into writes of about this many bytes. */
@@ -59,12 +63,6 @@ function keyValue(key: string): string {
   return at < 0 ? key : key.slice(at + 1);
 }
 
-/** Whether `label` is what `key` reads as (`keyValue(key) === label`), without cutting the key. */
-function readsAs(key: string, label: string): boolean {
-  const at = key.indexOf('\u0000');
-  return key.length - at - 1 === label.length && key.endsWith(label);
-}
-
 /** `text`, or `JSON.stringify(text)` when it holds a tab, a line break, a quote or a backslash. */
 function field(text: string): string {
   // A loop over code units: cheaper than a regular expression for the short keys of every entity.
@@ -73,6 +71,13 @@ function field(text: string): string {
     if (c === 0x09 || c === 0x0a || c === 0x0d || c === 0x22 || c === 0x5c) return JSON.stringify(text);
   }
   return text;
+}
+
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+
+/** The own hash of `entity` as a number: its first 52 bits, as `ownNumber` reads them from hex. */
+export function ownNumberOf(entity: EntityHash): number {
+  return entity.ownHigh * 0x100000 + (entity.ownLow >>> 12);
 }
 
 /** Index of each kind in `ENTITY_KINDS`, as the snapshot writes it. */
@@ -97,6 +102,9 @@ export class EntityHashWriter {
   private buf = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
   private pos = 0;
   private readonly scopes = new Map<string, number>();
+  /** The scope of the last entity and its number: entities of one scope come in runs. */
+  private lastScope: string | undefined;
+  private lastScopeNumber = 0;
 
   constructor(file: EntryWriter, template: Template) {
     const sink = new Writable({
@@ -119,34 +127,81 @@ export class EntityHashWriter {
     this.pos += this.buf.write(text, this.pos);
   }
 
-  /** Writes a small whole number and a tab (the room is there: see `LINE_ROOM`). */
+  /** Writes a whole number and a tab (the room is there: see `LINE_ROOM`). */
   private count(n: number): void {
-    const digits = String(n);
-    for (let i = 0; i < digits.length; i++) this.buf[this.pos++] = digits.charCodeAt(i);
-    this.buf[this.pos++] = 0x09;
+    const buf = this.buf;
+    let p = this.pos;
+    if (n < 10) buf[p++] = 0x30 + n;
+    else {
+      const digits = String(n);
+      for (let i = 0; i < digits.length; i++) buf[p++] = digits.charCodeAt(i);
+    }
+    buf[p++] = 0x09;
+    this.pos = p;
   }
 
+  /** Writes a 32-bit word as 8 hex digits. */
+  private hex(w: number): void {
+    const buf = this.buf;
+    let p = this.pos;
+    for (let shift = 28; shift >= 0; shift -= 4) buf[p++] = HEX_DIGITS[(w >>> shift) & 0xf]!;
+    this.pos = p;
+  }
+
+  /** Writes one entity's line. `entity` is read now, not kept. */
   add(entity: EntityHash): void {
-    let scope = this.scopes.get(entity.scope);
-    if (scope === undefined) {
-      scope = this.scopes.size;
-      this.scopes.set(entity.scope, scope);
-      this.text(`S\t${JSON.stringify(entity.scope)}\n`);
+    let scope = this.lastScopeNumber;
+    if (entity.scope !== this.lastScope) {
+      const known = this.scopes.get(entity.scope);
+      if (known !== undefined) scope = known;
+      else {
+        scope = this.scopes.size;
+        this.scopes.set(entity.scope, scope);
+        this.text(`S\t${JSON.stringify(entity.scope)}\n`);
+      }
+      this.lastScope = entity.scope;
+      this.lastScopeNumber = scope;
     }
     if (this.pos + LINE_ROOM > this.buf.length) this.flush();
     this.count(KIND_INDEX.get(entity.kind) ?? -1);
     this.count(scope);
-    const own = entity.own;
-    for (let i = 0; i < own.length; i++) this.buf[this.pos++] = own.charCodeAt(i);
+    this.hex(entity.ownHigh);
+    this.hex(entity.ownLow);
     this.buf[this.pos++] = 0x09;
-    this.field(entity.key);
+    this.key(entity.keyPrefix, entity.keyValue);
     // Most labels are what the key reads as (`name\0bob` and `bob`): left out, and read back so.
-    if (!readsAs(entity.key, entity.label)) {
+    if (entity.name !== undefined) {
       this.buf[this.pos++] = 0x09;
-      this.field(entity.label);
+      this.field(entity.name);
     }
     this.buf[this.pos++] = 0x0a;
     if (this.pos >= BATCH_BYTES) this.flush();
+  }
+
+  /** Writes the key `prefix + value` as `field()` spells it, without joining the two while both are plain. */
+  private key(prefix: string, value: string): void {
+    const start = this.pos;
+    if (this.plain(prefix) && this.plain(value)) return;
+    this.pos = start;
+    this.field(prefix + value);
+  }
+
+  /**
+   * Writes `text` byte by byte if it is plain ASCII (no tab, line break, quote or backslash) and
+   * fits with room to spare; else writes nothing and returns false.
+   */
+  private plain(text: string): boolean {
+    const n = text.length;
+    if (this.pos + n + LINE_ROOM > this.buf.length) return false;
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c >= 0x80 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x22 || c === 0x5c) return false;
+      buf[p++] = c;
+    }
+    this.pos = p;
+    return true;
   }
 
   /**
@@ -154,19 +209,8 @@ export class EntityHashWriter {
    * always), else as UTF-8 or a JSON string. Leaves room for the two bytes that may follow.
    */
   private field(text: string): void {
-    const n = text.length;
-    if (this.pos + n + LINE_ROOM > this.buf.length) this.flush();
-    if (n + LINE_ROOM <= this.buf.length) {
-      const start = this.pos;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c >= 0x80 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0x22 || c === 0x5c) break;
-        this.buf[this.pos++] = c;
-      }
-      if (i === n) return;
-      this.pos = start;
-    }
+    if (this.pos + text.length + LINE_ROOM > this.buf.length) this.flush();
+    if (this.plain(text)) return;
     this.text(field(text));
   }
 
@@ -286,7 +330,13 @@ async function payloadFileEntities(
   const payload = JSON.parse((await gunzipAsync(data)).toString('utf8')) as JsonObject;
   const entities: PreviousEntity[] = [];
   const hashed = hashAsRead(template, payload, (e) =>
-    entities.push({ kind: e.kind, scope: e.scope, key: e.key, own: ownNumber(e.own), label: e.label }),
+    entities.push({
+      kind: e.kind,
+      scope: e.scope,
+      key: entityKey(e),
+      own: ownNumberOf(e),
+      label: entityLabel(e),
+    }),
   );
   for await (const chunk of jsonChunks(hashed.value)) void chunk;
   return { header: hashed.header, entities };

@@ -51,6 +51,16 @@ describe('PreviousHashes', () => {
     expect(hashes.missing()).toEqual(new Map([['local_users', 1]]));
   });
 
+  it('finds a key given in two parts, however the parts split it', () => {
+    const hashes = table([user(12, 'app'), user(345, 'app'), user(12, 'app-b')]);
+    // The prefix `name\0` has an odd length: the two parts are hashed as one text.
+    expect(hashes.take('local_users', 'app', 'name\u0000', 'user12')).toBe(84);
+    expect(hashes.take('local_users', 'app', 'name\u0000u', 'ser345')).toBe(345 * 7);
+    expect(hashes.take('local_users', 'app-b', 'name\u0000user', '12')).toBe(84);
+    expect(hashes.take('local_users', 'app', 'name\u0000', 'user13')).toBeUndefined();
+    expect(hashes.missing()).toEqual(new Map());
+  });
+
   it('lists no names and reads nothing again when nothing is missing', async () => {
     let reads = 0;
     const hashes = new PreviousHashes(() => {

@@ -44,21 +44,23 @@ function fmix(h: number): number {
 let ha = 0;
 let hb = 0;
 
-/** Mixes the code units of `s` into the lanes (ha, hb), two units a step. */
-function mix(s: string): void {
+/** Mixes the code units of `s`, then those of `t`, into the lanes (ha, hb), two units a step. */
+function mix(s: string, t = ''): void {
   let a = ha;
   let b = hb;
-  const n = s.length;
+  const ns = s.length;
+  const n = ns + t.length;
+  const at = (i: number): number => (i < ns ? s.charCodeAt(i) : t.charCodeAt(i - ns));
   let i = 0;
   for (; i + 1 < n; i += 2) {
-    const k = s.charCodeAt(i) | (s.charCodeAt(i + 1) << 16);
+    const k = at(i) | (at(i + 1) << 16);
     a = Math.imul(a ^ k, C1);
     a = (a << 13) | (a >>> 19);
     b = Math.imul(b ^ k, C2);
     b = (b << 15) | (b >>> 17);
   }
   if (i < n) {
-    const k = s.charCodeAt(i);
+    const k = at(i);
     a = Math.imul(a ^ k, C1);
     b = Math.imul(b ^ k, C2);
   }
@@ -66,12 +68,30 @@ function mix(s: string): void {
   hb = fmix(b + n);
 }
 
-/** Hashes an identity into (ha, hb): the kind seeds it, then the scope, then the key. */
-function identity(kind: number, scope: string, key: string): void {
-  ha = 0x6a09e667 ^ kind;
-  hb = 0x3c6ef372 + kind;
-  mix(scope);
-  mix(key);
+/** The kind and scope hashed last, and the lanes after them: entities of one scope come in runs. */
+let lastKind = -1;
+let lastScope = '';
+let scopeA = 0;
+let scopeB = 0;
+
+/**
+ * Hashes an identity into (ha, hb): the kind seeds it, then the scope, then the key
+ * (`keyPrefix + keyValue`, hashed without joining them).
+ */
+function identity(kind: number, scope: string, keyPrefix: string, keyValue = ''): void {
+  if (kind === lastKind && scope === lastScope) {
+    ha = scopeA;
+    hb = scopeB;
+  } else {
+    ha = 0x6a09e667 ^ kind;
+    hb = 0x3c6ef372 + kind;
+    mix(scope);
+    lastKind = kind;
+    lastScope = scope;
+    scopeA = ha;
+    scopeB = hb;
+  }
+  mix(keyPrefix, keyValue);
 }
 
 /**
@@ -147,13 +167,14 @@ export class PreviousHashes {
   }
 
   /**
-   * The own hash (see `ownNumber`) the last push had for this entity of the new payload, marking it
-   * found; `undefined` for an entity the last push did not have.
+   * The own hash (see `ownNumber`) the last push had for this entity of the new payload (its key is
+   * `keyPrefix + keyValue`, see core's `EntityHash`), marking it found; `undefined` for an entity
+   * the last push did not have.
    */
-  take(kind: EntityKind, scope: string, key: string): number | undefined {
+  take(kind: EntityKind, scope: string, keyPrefix: string, keyValue = ''): number | undefined {
     const k = KIND_INDEX.get(kind);
     if (k === undefined) return undefined;
-    identity(k, scope, key);
+    identity(k, scope, keyPrefix, keyValue);
     const at = this.find();
     const tag = this.tags[at]!;
     if (tag === 0) return undefined;

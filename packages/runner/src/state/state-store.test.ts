@@ -100,17 +100,17 @@ describe('StateStore', () => {
     });
   });
 
-  it('reads snapshots of formats v1 and v2 (earlier own hashes) by key, their own hashes not comparable', async () => {
+  it('reads snapshots of formats v1 to v3 (earlier own hashes) by key, their own hashes not comparable', async () => {
     await commitPayload('cc33', { employees: [{ id: '7', name: 'Cy' }], groups: [{ id: 'g', name: 'G' }] });
     const current = await store.readSnapshot('hr', (await store.read('hr'))!);
     expect(current.comparable).toBe(true);
     const dir = store.dirOf('hr');
     const text = gunzipSync(await readFile(join(dir, 'snapshot-cc33.hashes.gz'))).toString('utf8');
-    expect(text.startsWith('{"format":"oaakit.entity-hashes.v3"')).toBe(true);
-    for (const format of ['oaakit.entity-hashes.v1', 'oaakit.entity-hashes.v2']) {
+    expect(text.startsWith('{"format":"oaakit.entity-hashes.v4"')).toBe(true);
+    for (const format of ['oaakit.entity-hashes.v1', 'oaakit.entity-hashes.v2', 'oaakit.entity-hashes.v3']) {
       await writeFile(
         join(dir, 'snapshot-dd44.hashes.gz'),
-        gzipSync(text.replace('oaakit.entity-hashes.v3', format)),
+        gzipSync(text.replace('oaakit.entity-hashes.v4', format)),
       );
       const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.hashes.gz'));
       expect(old.comparable).toBe(false);

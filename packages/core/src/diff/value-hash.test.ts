@@ -107,6 +107,28 @@ describe('hashOwn (value-hash)', () => {
     }
   });
 
+  it('hashes deeply frozen values (kept once hashed) like unfrozen copies of them', () => {
+    const freeze = (v: unknown): unknown => {
+      if (v !== null && typeof v === 'object' && !(v instanceof Date)) {
+        for (const x of Object.values(v)) freeze(x);
+        Object.freeze(v);
+      }
+      return v;
+    };
+    fc.assert(
+      fc.property(entity, (e) => {
+        const copy = structuredClone(e);
+        const frozen = { ...e, groups: freeze(structuredClone(e.groups)), z: freeze(structuredClone(e.z)) };
+        const expected = hashOf(users, copy);
+        expect(hashOf(users, frozen)).toBe(expected);
+        expect(hashOf(users, frozen)).toBe(expected);
+        // A frozen value held by another entity is not taken for that entity's value.
+        expect(hashOf(users, { ...frozen, name: 'other' })).toBe(hashOf(users, { ...copy, name: 'other' }));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
   it('hashes strings far longer than usual without trouble', () => {
     const huge = 'x'.repeat(3_000_000);
     expect(hashOf(users, { name: huge })).not.toBe(hashOf(users, { name: `${huge}y` }));

@@ -195,6 +195,18 @@ function settle(pending: Pending): void {
   if (pending.parent !== undefined) settle(pending.parent);
 }
 
+/** The spec looked up last and its kind's index: entities of one kind come in runs. */
+let lastSpec: KindSpec | undefined;
+let lastKindIndex = 0;
+
+function kindIndex(spec: KindSpec): number {
+  if (spec !== lastSpec) {
+    lastSpec = spec;
+    lastKindIndex = KIND_INDEX.get(spec.kind)!;
+  }
+  return lastKindIndex;
+}
+
 function isList(value: unknown): value is unknown[] {
   return Array.isArray(value);
 }
@@ -243,7 +255,7 @@ function see(
   parent: Pending | undefined,
 ): unknown {
   if (!isJsonObject(item)) return item;
-  reading.tally[KIND_INDEX.get(spec.kind)!]! += 1;
+  reading.tally[kindIndex(spec)]! += 1;
   const words = hashOwn(spec, item);
   const leaf = spec.children.length === 0 || noChildren(spec, item);
   const entity = reading.entity;

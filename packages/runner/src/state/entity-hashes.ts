@@ -18,7 +18,7 @@ import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
 import { createGunzip, createGzip, gunzip } from 'node:zlib';
 import { ENTITY_KINDS, entityKey, entityLabel, hashAsRead, jsonChunks } from '@oaakit/core';
-import type { EntityHash, JsonObject, Template } from '@oaakit/core';
+import type { EntityHash, EntityKind, JsonObject, Template } from '@oaakit/core';
 import type { EntryWriter } from './state-backend.js';
 import { PreviousHashes, type PreviousEntity } from './previous-hashes.js';
 
@@ -73,7 +73,11 @@ function field(text: string): string {
   return text;
 }
 
-const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1');
+/** The two hex digits of each byte, as two character codes in one number (high byte first). */
+const HEX_PAIRS = Uint16Array.from({ length: 256 }, (_, b) => {
+  const digits = b.toString(16).padStart(2, '0');
+  return (digits.charCodeAt(0) << 8) | digits.charCodeAt(1);
+});
 
 /** The own hash of `entity` as a number: its first 52 bits, as `ownNumber` reads them from hex. */
 export function ownNumberOf(entity: EntityHash): number {
@@ -87,6 +91,8 @@ function unfield(text: string): string {
   return text.startsWith('"') ? (JSON.parse(text) as string) : text;
 }
 
+/** Batch buffers kept for use again at most. */
+const MAX_SPARE = 8;
 /** Room kept free at the end of the batch buffer for the fixed part of a line. */
 const LINE_ROOM = 64;
 
@@ -99,12 +105,18 @@ const LINE_ROOM = 64;
 export class EntityHashWriter {
   private readonly gzip = createGzip({ level: 1, chunkSize: 256 * 1024 });
   private readonly done: Promise<void>;
-  private buf = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
+  private buf: Buffer = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
+  /** Batch buffers gzip has finished with. */
+  private readonly spare: Buffer[] = [];
   private pos = 0;
   private readonly scopes = new Map<string, number>();
-  /** The scope of the last entity and its number: entities of one scope come in runs. */
+  /** The scopes of the last two entities of different scopes, and their numbers. */
   private lastScope: string | undefined;
   private lastScopeNumber = 0;
+  private otherScope: string | undefined;
+  private otherScopeNumber = 0;
+  private lastKind: EntityKind | undefined;
+  private lastKindIndex = -1;
 
   constructor(file: EntryWriter, template: Template) {
     const sink = new Writable({
@@ -131,7 +143,7 @@ export class EntityHashWriter {
   private count(n: number): void {
     const buf = this.buf;
     let p = this.pos;
-    if (n < 10) buf[p++] = 0x30 + n;
+    if (n >= 0 && n < 10) buf[p++] = 0x30 + n;
     else {
       const digits = String(n);
       for (let i = 0; i < digits.length; i++) buf[p++] = digits.charCodeAt(i);
@@ -140,30 +152,52 @@ export class EntityHashWriter {
     this.pos = p;
   }
 
-  /** Writes a 32-bit word as 8 hex digits. */
+  /** Writes a 32-bit word as 8 hex digits, a byte's two at a time. */
   private hex(w: number): void {
     const buf = this.buf;
     let p = this.pos;
-    for (let shift = 28; shift >= 0; shift -= 4) buf[p++] = HEX_DIGITS[(w >>> shift) & 0xf]!;
+    for (let shift = 24; shift >= 0; shift -= 8) {
+      const pair = HEX_PAIRS[(w >>> shift) & 0xff]!;
+      buf[p++] = pair >>> 8;
+      buf[p++] = pair & 0xff;
+    }
     this.pos = p;
+  }
+
+  /** The number of `scope`, written on its own line the first time it appears. */
+  private scopeNumber(scope: string): number {
+    // Entities of one scope come in runs; resources alternate between two (a parent's and its own).
+    if (scope === this.lastScope) return this.lastScopeNumber;
+    if (scope === this.otherScope) {
+      const n = this.otherScopeNumber;
+      this.otherScope = this.lastScope;
+      this.otherScopeNumber = this.lastScopeNumber;
+      this.lastScope = scope;
+      this.lastScopeNumber = n;
+      return n;
+    }
+    let n = this.scopes.get(scope);
+    if (n === undefined) {
+      n = this.scopes.size;
+      this.scopes.set(scope, n);
+      this.text(`S\t${JSON.stringify(scope)}\n`);
+    }
+    this.otherScope = this.lastScope;
+    this.otherScopeNumber = this.lastScopeNumber;
+    this.lastScope = scope;
+    this.lastScopeNumber = n;
+    return n;
   }
 
   /** Writes one entity's line. `entity` is read now, not kept. */
   add(entity: EntityHash): void {
-    let scope = this.lastScopeNumber;
-    if (entity.scope !== this.lastScope) {
-      const known = this.scopes.get(entity.scope);
-      if (known !== undefined) scope = known;
-      else {
-        scope = this.scopes.size;
-        this.scopes.set(entity.scope, scope);
-        this.text(`S\t${JSON.stringify(entity.scope)}\n`);
-      }
-      this.lastScope = entity.scope;
-      this.lastScopeNumber = scope;
-    }
+    const scope = this.scopeNumber(entity.scope);
     if (this.pos + LINE_ROOM > this.buf.length) this.flush();
-    this.count(KIND_INDEX.get(entity.kind) ?? -1);
+    if (entity.kind !== this.lastKind) {
+      this.lastKind = entity.kind;
+      this.lastKindIndex = KIND_INDEX.get(entity.kind) ?? -1;
+    }
+    this.count(this.lastKindIndex);
     this.count(scope);
     this.hex(entity.ownHigh);
     this.hex(entity.ownLow);
@@ -216,8 +250,14 @@ export class EntityHashWriter {
 
   private flush(): void {
     if (this.pos === 0) return;
-    this.gzip.write(this.buf.subarray(0, this.pos));
-    this.buf = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
+    const full = this.buf;
+    // gzip is done with a batch once its write calls back: the buffer is used again, so that a
+    // snapshot of 100 MB of lines does not allocate 100 MB of buffers (and the collections that
+    // much outside memory sets off).
+    this.gzip.write(full.subarray(0, this.pos), () => {
+      if (full.length === BATCH_BYTES + LINE_ROOM && this.spare.length < MAX_SPARE) this.spare.push(full);
+    });
+    this.buf = this.spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
     this.pos = 0;
   }
 

@@ -302,61 +302,111 @@ interface HashLines {
   header: string;
 }
 
+/** A whole number of decimal digits in `line` from `from` to `to`; NaN if there is none. */
+function digitsAt(line: string, from: number, to: number): number {
+  if (to <= from || to - from > 15) return Number.NaN;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = line.charCodeAt(i) - 0x30;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
 /**
- * The entities of a snapshot of format v1-v3, a chunk's worth at a time (a step per entity would
- * cost more than the entity's line), with their own hashes as numbers; labels only when
- * `withLabels` (else empty). Fills `info` from the first and last lines, and throws with the reason
- * for a file it cannot read.
+ * Reads the lines of a snapshot one at a time, without splitting them into fields: after
+ * `read(line)` returns true, the entity's fields are in `kind`, `scope`, `key`, `own` (and
+ * `label` when labels are wanted). Other lines (the first, scopes, the last) it takes in itself.
+ * Throws with the reason for a line it cannot read.
  */
-async function* hashLineBatches(
-  data: Buffer,
-  withLabels: boolean,
-  info: HashLines,
-): AsyncGenerator<PreviousEntity[]> {
-  let started = false;
-  let ended = false;
-  const scopes: string[] = [];
+class LineReader {
+  kind: EntityKind = 'applications';
+  scope = '';
+  key = '';
+  own = 0;
+  label = '';
+  started = false;
+  ended = false;
+  private readonly scopes: string[] = [];
+
+  constructor(
+    private readonly withLabels: boolean,
+    private readonly info: HashLines,
+  ) {}
+
+  read(line: string): boolean {
+    if (line === '') return false;
+    if (!this.started) {
+      const first = JSON.parse(line) as { format?: unknown };
+      const older = typeof first.format === 'string' && OLDER_FORMATS.has(first.format);
+      if (first.format !== ENTITY_HASHES_FORMAT && !older)
+        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+      this.info.comparable = !older;
+      this.started = true;
+      return false;
+    }
+    if (line.charCodeAt(1) === 0x09) {
+      if (line.startsWith('H\t')) {
+        this.info.header = line.slice(2);
+        this.ended = true;
+        return false;
+      }
+      if (line.startsWith('S\t')) {
+        this.scopes.push(JSON.parse(line.slice(2)) as string);
+        return false;
+      }
+    }
+    // kind <TAB> scope <TAB> own hash <TAB> key [<TAB> label]
+    const t1 = line.indexOf('\t');
+    const t2 = t1 < 0 ? -1 : line.indexOf('\t', t1 + 1);
+    const t3 = t2 < 0 ? -1 : line.indexOf('\t', t2 + 1);
+    const kind = ENTITY_KINDS[digitsAt(line, 0, t1)];
+    const scope = this.scopes[digitsAt(line, t1 + 1, t2)];
+    const own = t3 - t2 - 1 === OWN_HASH_LENGTH ? ownNumber(line.slice(t2 + 1, t3)) : Number.NaN;
+    if (kind === undefined || scope === undefined || Number.isNaN(own))
+      throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
+    const t4 = line.indexOf('\t', t3 + 1);
+    this.kind = kind;
+    this.scope = scope;
+    this.own = own;
+    this.key = unfield(t4 < 0 ? line.slice(t3 + 1) : line.slice(t3 + 1, t4));
+    if (this.withLabels) this.label = t4 < 0 ? keyValue(this.key) : unfield(line.slice(t4 + 1));
+    return true;
+  }
+
+  /** Throws when the file ended before its first or last line. */
+  close(): void {
+    if (!this.started) throw new Error('the file is empty');
+    if (!this.ended) throw new Error('the file ends before its last line (no header hash)');
+  }
+}
+
+/**
+ * The entities of a snapshot of format v1-v4, a chunk's worth at a time, with their labels, for
+ * the names of removed ones.
+ */
+async function* hashLineBatches(data: Buffer, info: HashLines): AsyncGenerator<PreviousEntity[]> {
+  const reader = new LineReader(true, info);
   for await (const lines of gzipLines(data)) {
     const batch: PreviousEntity[] = [];
     for (const line of lines) {
-      if (line === '') continue;
-      if (!started) {
-        const first = JSON.parse(line) as { format?: unknown };
-        const older = typeof first.format === 'string' && OLDER_FORMATS.has(first.format);
-        if (first.format !== ENTITY_HASHES_FORMAT && !older)
-          throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
-        info.comparable = !older;
-        started = true;
-        continue;
-      }
-      if (line.startsWith('H\t')) {
-        info.header = line.slice(2);
-        ended = true;
-        continue;
-      }
-      if (line.startsWith('S\t')) {
-        scopes.push(JSON.parse(line.slice(2)) as string);
-        continue;
-      }
-      const [kind, scope, hash, key, label] = line.split('\t');
-      const kindName = ENTITY_KINDS[Number(kind)];
-      const scopeName = scopes[Number(scope)];
-      const own = hash?.length === OWN_HASH_LENGTH ? ownNumber(hash) : Number.NaN;
-      if (kindName === undefined || scopeName === undefined || Number.isNaN(own))
-        throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
-      const keyText = unfield(key ?? '');
-      batch.push({
-        kind: kindName,
-        scope: scopeName,
-        key: keyText,
-        own,
-        label: !withLabels ? '' : label === undefined ? keyValue(keyText) : unfield(label),
-      });
+      if (!reader.read(line)) continue;
+      const { kind, scope, key, own, label } = reader;
+      batch.push({ kind, scope, key, own, label });
     }
     yield batch;
   }
-  if (!started) throw new Error('the file is empty');
-  if (!ended) throw new Error('the file ends before its last line (no header hash)');
+  reader.close();
+}
+
+/** Adds the entities of a snapshot to `previous` (no object per entity); fills `info`. */
+async function addHashLines(data: Buffer, previous: PreviousHashes, info: HashLines): Promise<void> {
+  const reader = new LineReader(false, info);
+  for await (const lines of gzipLines(data))
+    for (const line of lines)
+      if (reader.read(line)) previous.add(reader.kind, reader.scope, reader.key, reader.own);
+  reader.close();
 }
 
 /**
@@ -405,11 +455,10 @@ export async function readEntityHashes(
   const kept = reread === undefined ? data : undefined;
   const previous = new PreviousHashes(async function* () {
     const bytes = kept ?? (await reread!());
-    for await (const batch of hashLineBatches(bytes, true, { comparable: true, header: '' })) yield* batch;
+    for await (const batch of hashLineBatches(bytes, { comparable: true, header: '' })) yield* batch;
   });
   const info: HashLines = { comparable: true, header: '' };
-  for await (const batch of hashLineBatches(data, false, info))
-    for (const e of batch) previous.add(e.kind, e.scope, e.key, e.own);
+  await addHashLines(data, previous, info);
   previous.comparable = info.comparable;
   previous.header = info.header;
   return previous;

@@ -1,9 +1,9 @@
 /**
  * The entities of the last push, held while a run reads the new payload, for the diff: per entity
- * a 64-bit hash of its identity (kind, scope, key) and its own hash, in an open-addressing table of
- * typed arrays. That is about 25-50 bytes an entity and no string (bench-app-1,000,000, 2.3 million
- * entities: about 100 MB), where maps of key strings took about 100 bytes an entity and a
- * garbage-collected object each. Names are not held: the few a report lists (removed entities) are
+ * a 64-bit hash of its identity (kind, scope, key) and its own hash, in an open-addressing table
+ * held in one typed array, four 32-bit words a slot (a lookup reads one cache line). That is 21-43
+ * bytes an entity and no string (bench-app-1,000,000, 2.3 million entities: 67 MB), where maps of
+ * key strings took about 100 bytes an entity and a garbage-collected object each. Names are not held: the few a report lists (removed entities) are
  * read again from the snapshot (`missingNames`).
  */
 import { ENTITY_KINDS, type EntityKind } from '@oaakit/core';
@@ -27,6 +27,10 @@ export type PreviousEntitySource = () => AsyncIterable<PreviousEntity> | Iterabl
 const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
 /** Set in a slot's tag once the entity was found in the new payload. */
 const FOUND = 0x80;
+/** The tag's bits in a slot's last word. */
+const TAG = 0xff;
+/** Words per slot. */
+const WORDS = 4;
 const MIN_SLOTS = 1024;
 
 const C1 = 0xcc9e2d51;
@@ -102,17 +106,18 @@ export class PreviousHashes {
   /** Hash of the last push's header (top-level fields that are not entity collections). */
   header = '';
   private slots = MIN_SLOTS;
-  private lanesA = new Int32Array(MIN_SLOTS);
-  private lanesB = new Int32Array(MIN_SLOTS);
-  private owns = new Float64Array(MIN_SLOTS);
-  /** 0 for an empty slot, else the kind's index + 1, with `FOUND` once taken. */
-  private tags = new Uint8Array(MIN_SLOTS);
+  /**
+   * Four words per slot, so that a lookup reads one cache line: the identity's two lanes, the
+   * own hash's first 32 bits, and its next 20 bits above the tag (the low 8 bits: 0 for an empty
+   * slot, else the kind's index + 1, with `FOUND` once taken).
+   */
+  private table = new Int32Array(MIN_SLOTS * WORDS);
   private count = 0;
 
   /**
-   * False for a snapshot written with an earlier entity hash (formats v1 and v2): its own hashes say
-   * nothing about today's, so the diff tells added and removed entities (by key) but counts none
-   * as changed. The next snapshot is comparable again.
+   * False for a snapshot written with an earlier entity hash (formats v1 to v3): its own hashes
+   * say nothing about today's, so the diff tells added and removed entities (by key) but counts
+   * none as changed. The next snapshot is comparable again.
    */
   comparable = true;
 
@@ -124,12 +129,14 @@ export class PreviousHashes {
     return this.count;
   }
 
-  /** The slot of the identity in (ha, hb): where it is, or the empty slot where it would go. */
+  /** The word offset of the identity in (ha, hb): where it is, or the empty slot where it would go. */
   private find(): number {
+    const table = this.table;
     const mask = this.slots - 1;
     let at = (ha ^ Math.imul(hb, C1)) & mask;
     for (;;) {
-      if (this.tags[at] === 0 || (this.lanesA[at] === ha && this.lanesB[at] === hb)) return at;
+      const w = at * WORDS;
+      if ((table[w + 3]! & TAG) === 0 || (table[w] === ha && table[w + 1] === hb)) return w;
       at = (at + 1) & mask;
     }
   }
@@ -139,31 +146,32 @@ export class PreviousHashes {
     if ((this.count + 1) * 4 > this.slots * 3) this.grow();
     const k = KIND_INDEX.get(kind) ?? 0;
     identity(k, scope, key);
-    const at = this.find();
-    if (this.tags[at] === 0) this.count++;
-    this.lanesA[at] = ha;
-    this.lanesB[at] = hb;
-    this.owns[at] = own;
-    this.tags[at] = k + 1;
+    const w = this.find();
+    const table = this.table;
+    if ((table[w + 3]! & TAG) === 0) this.count++;
+    table[w] = ha;
+    table[w + 1] = hb;
+    // `own` holds 52 bits: 32 above, 20 below.
+    table[w + 2] = Math.floor(own / 0x100000) | 0;
+    table[w + 3] = ((own % 0x100000) << 8) | (k + 1);
   }
 
   private grow(): void {
-    const { lanesA, lanesB, owns, tags, slots } = this;
+    const { table, slots } = this;
     this.slots = slots * 2;
-    this.lanesA = new Int32Array(this.slots);
-    this.lanesB = new Int32Array(this.slots);
-    this.owns = new Float64Array(this.slots);
-    this.tags = new Uint8Array(this.slots);
-    for (let i = 0; i < slots; i++) {
-      if (tags[i] === 0) continue;
-      ha = lanesA[i]!;
-      hb = lanesB[i]!;
-      const at = this.find();
-      this.lanesA[at] = ha;
-      this.lanesB[at] = hb;
-      this.owns[at] = owns[i]!;
-      this.tags[at] = tags[i]!;
+    this.table = new Int32Array(this.slots * WORDS);
+    for (let i = 0; i < slots * WORDS; i += WORDS) {
+      if ((table[i + 3]! & TAG) === 0) continue;
+      ha = table[i]!;
+      hb = table[i + 1]!;
+      const w = this.find();
+      this.table.set(table.subarray(i, i + WORDS), w);
     }
+  }
+
+  /** The own hash held in the slot at word offset `w`, as `ownNumber` reads it. */
+  private own(w: number): number {
+    return (this.table[w + 2]! >>> 0) * 0x100000 + (this.table[w + 3]! >>> 8);
   }
 
   /**
@@ -175,27 +183,27 @@ export class PreviousHashes {
     const k = KIND_INDEX.get(kind);
     if (k === undefined) return undefined;
     identity(k, scope, keyPrefix, keyValue);
-    const at = this.find();
-    const tag = this.tags[at]!;
-    if (tag === 0) return undefined;
-    this.tags[at] = tag | FOUND;
-    return this.owns[at];
+    const w = this.find();
+    const last = this.table[w + 3]!;
+    if ((last & TAG) === 0) return undefined;
+    this.table[w + 3] = last | FOUND;
+    return this.own(w);
   }
 
   /** Whether this entity of the last push has been taken (looked up without taking it). */
   private taken(kind: EntityKind, scope: string, key: string): boolean {
     identity(KIND_INDEX.get(kind) ?? 0, scope, key);
-    const at = this.find();
-    return (this.tags[at]! & FOUND) !== 0;
+    return (this.table[this.find() + 3]! & FOUND) !== 0;
   }
 
   /** Entities of the last push never taken, per kind. */
   missing(): Map<EntityKind, number> {
     const out = new Map<EntityKind, number>();
-    for (let i = 0; i < this.slots; i++) {
-      const tag = this.tags[i]!;
+    const table = this.table;
+    for (let i = 3; i < table.length; i += WORDS) {
+      const tag = table[i]! & TAG;
       if (tag === 0 || (tag & FOUND) !== 0) continue;
-      const kind = ENTITY_KINDS[tag - 1]!;
+      const kind = ENTITY_KINDS[(tag & ~FOUND) - 1]!;
       out.set(kind, (out.get(kind) ?? 0) + 1);
     }
     return out;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { EntityKind } from '@oaakit/core';
 import { PreviousHashes, type PreviousEntity } from './previous-hashes.js';
@@ -59,6 +60,40 @@ describe('PreviousHashes', () => {
     expect(hashes.take('local_users', 'app-b', 'name\u0000user', '12')).toBe(84);
     expect(hashes.take('local_users', 'app', 'name\u0000', 'user13')).toBeUndefined();
     expect(hashes.missing()).toEqual(new Map());
+  });
+
+  it('agrees with a map of keys whatever order the new payload reads entities in', async () => {
+    fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.nat(60), { maxLength: 40 }),
+        fc.array(fc.nat(70), { maxLength: 50 }),
+        async (before, after) => {
+          const hashes = table(before.map((i) => user(i)));
+          const model = new Map(before.map((i) => [i, i * 7]));
+          const taken = new Set<number>();
+          for (const i of after) {
+            expect(hashes.take('local_users', 'app', 'name\u0000', `user${i}`)).toBe(model.get(i));
+            if (model.has(i)) taken.add(i);
+          }
+          const left = before.filter((i) => !taken.has(i));
+          expect(hashes.missing()).toEqual(
+            left.length === 0 ? new Map() : new Map([['local_users', left.length]]),
+          );
+          const names = await hashes.missingNames(100);
+          expect(names.get('local_users') ?? []).toEqual(left.map((i) => `User${i}`));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('counts an identity the last push had twice once, and not as removed once taken', async () => {
+    const hashes = table([user(1), user(2), { ...user(1), own: 5 }, user(3)]);
+    expect(hashes.size).toBe(3);
+    expect(hashes.take('local_users', 'app', 'name\u0000user1')).toBe(5);
+    expect(hashes.take('local_users', 'app', 'name\u0000user2')).toBe(14);
+    expect(hashes.missing()).toEqual(new Map([['local_users', 1]]));
+    expect(await hashes.missingNames(10)).toEqual(new Map([['local_users', ['User3']]]));
   });
 
   it('lists no names and reads nothing again when nothing is missing', async () => {

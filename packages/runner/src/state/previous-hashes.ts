@@ -1,9 +1,12 @@
 /**
  * The entities of the last push, held while a run reads the new payload, for the diff: per entity
- * a 64-bit hash of its identity (kind, scope, key) and its own hash, in an open-addressing table
- * held in one typed array, four 32-bit words a slot (a lookup reads one cache line). That is 21-43
- * bytes an entity and no string (bench-app-1,000,000, 2.3 million entities: 67 MB), where maps of
- * key strings took about 100 bytes an entity and a garbage-collected object each. Names are not held: the few a report lists (removed entities) are
+ * a 64-bit hash of its identity (kind, scope, key) and its own hash, four 32-bit words, in one
+ * typed array in the snapshot's order. A run reads its payload in the order of the last one, so
+ * each entity of the new payload is nearly always the next one in that array: compared, not looked
+ * up. Only when the order is left (entities added, removed or moved) is an index built, a table
+ * of positions by identity. That is 16-32 bytes an entity (and 5-11 with the index) and no string
+ * (bench-app-1,000,000, 2.3 million entities: 37-67 MB), where maps of key strings took about 100
+ * bytes an entity and a garbage-collected object each. Names are not held: the few a report lists (removed entities) are
  * read again from the snapshot (`missingNames`).
  */
 import { ENTITY_KINDS, type EntityKind } from '@oaakit/core';
@@ -25,12 +28,15 @@ export interface PreviousEntity {
 export type PreviousEntitySource = () => AsyncIterable<PreviousEntity> | Iterable<PreviousEntity>;
 
 const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
-/** Set in a slot's tag once the entity was found in the new payload. */
+/** The kind's bits in an entity's flags (its index + 1). */
+const KIND_BITS = 0x3f;
+/** Set in an entity's flags once it was found in the new payload. */
 const FOUND = 0x80;
-/** The tag's bits in a slot's last word. */
-const TAG = 0xff;
-/** Words per slot. */
+/** Set for an entity whose identity was added again later (the later one stands for both). */
+const SHADOWED = 0x40;
+/** Words per entity. */
 const WORDS = 4;
+const MIN_ENTITIES = 1024;
 const MIN_SLOTS = 1024;
 
 const C1 = 0xcc9e2d51;
@@ -105,14 +111,17 @@ function identity(kind: number, scope: string, keyPrefix: string, keyValue = '')
 export class PreviousHashes {
   /** Hash of the last push's header (top-level fields that are not entity collections). */
   header = '';
-  private slots = MIN_SLOTS;
   /**
-   * Four words per slot, so that a lookup reads one cache line: the identity's two lanes, the
-   * own hash's first 32 bits, and its next 20 bits above the tag (the low 8 bits: 0 for an empty
-   * slot, else the kind's index + 1, with `FOUND` once taken).
+   * The entities in the order they were added (the snapshot's), four words each: the identity's
+   * two lanes, the own hash's first 32 bits, and its next 20 bits above the flags (the low 8 bits:
+   * the kind's index + 1, `FOUND` once taken, `SHADOWED` for an identity added again later).
    */
-  private table = new Int32Array(MIN_SLOTS * WORDS);
+  private entities = new Int32Array(MIN_ENTITIES * WORDS);
   private count = 0;
+  /** Where the next entity of the new payload is expected: it is read in the order of the last. */
+  private cursor = 0;
+  /** Open-addressing table of entity positions + 1, built the first time the order is left. */
+  private index: Int32Array | undefined;
 
   /**
    * False for a snapshot written with an earlier entity hash (formats v1 to v3): its own hashes
@@ -121,57 +130,102 @@ export class PreviousHashes {
    */
   comparable = true;
 
-  /** @param source Reads the entities again, for the names of removed ones. */
+  /**
+   * @param source Reads the entities again, for the names of removed ones, in the order they were
+   *   added.
+   */
   constructor(private readonly source: PreviousEntitySource) {}
 
-  /** Entities held. */
+  /** Entities held (an identity added twice counts once). */
   get size(): number {
-    return this.count;
-  }
-
-  /** The word offset of the identity in (ha, hb): where it is, or the empty slot where it would go. */
-  private find(): number {
-    const table = this.table;
-    const mask = this.slots - 1;
-    let at = (ha ^ Math.imul(hb, C1)) & mask;
-    for (;;) {
-      const w = at * WORDS;
-      if ((table[w + 3]! & TAG) === 0 || (table[w] === ha && table[w + 1] === hb)) return w;
-      at = (at + 1) & mask;
-    }
+    this.buildIndex();
+    let n = 0;
+    for (let w = 3; w < this.count * WORDS; w += WORDS) if ((this.entities[w]! & SHADOWED) === 0) n++;
+    return n;
   }
 
   /** Adds an entity of the last push (a second one with the same identity replaces the first). */
   add(kind: EntityKind, scope: string, key: string, own: number): void {
-    if ((this.count + 1) * 4 > this.slots * 3) this.grow();
+    if ((this.count + 1) * WORDS > this.entities.length) {
+      const bigger = new Int32Array(this.entities.length * 2);
+      bigger.set(this.entities);
+      this.entities = bigger;
+    }
     const k = KIND_INDEX.get(kind) ?? 0;
     identity(k, scope, key);
-    const w = this.find();
-    const table = this.table;
-    if ((table[w + 3]! & TAG) === 0) this.count++;
-    table[w] = ha;
-    table[w + 1] = hb;
+    const w = this.count++ * WORDS;
+    const entities = this.entities;
+    entities[w] = ha;
+    entities[w + 1] = hb;
     // `own` holds 52 bits: 32 above, 20 below.
-    table[w + 2] = Math.floor(own / 0x100000) | 0;
-    table[w + 3] = ((own % 0x100000) << 8) | (k + 1);
+    entities[w + 2] = Math.floor(own / 0x100000) | 0;
+    entities[w + 3] = ((own % 0x100000) << 8) | (k + 1);
+    this.index = undefined;
   }
 
-  private grow(): void {
-    const { table, slots } = this;
-    this.slots = slots * 2;
-    this.table = new Int32Array(this.slots * WORDS);
-    for (let i = 0; i < slots * WORDS; i += WORDS) {
-      if ((table[i + 3]! & TAG) === 0) continue;
-      ha = table[i]!;
-      hb = table[i + 1]!;
-      const w = this.find();
-      this.table.set(table.subarray(i, i + WORDS), w);
+  /**
+   * Indexes every entity by identity, once. An identity added again shadows the one before it,
+   * which passes on whether it was taken.
+   */
+  private buildIndex(): void {
+    if (this.index !== undefined) return;
+    let slots = MIN_SLOTS;
+    while (slots * 3 < this.count * 4) slots *= 2;
+    const index = new Int32Array(slots);
+    const entities = this.entities;
+    for (let i = 0; i < this.count; i++) {
+      const w = i * WORDS;
+      ha = entities[w]!;
+      hb = entities[w + 1]!;
+      const at = this.probe(index);
+      const before = index[at]! - 1;
+      if (before >= 0) {
+        const shadowed = before * WORDS + 3;
+        entities[w + 3] = entities[w + 3]! | (entities[shadowed]! & FOUND);
+        entities[shadowed] = entities[shadowed]! | SHADOWED;
+      }
+      index[at] = i + 1;
+    }
+    this.index = index;
+  }
+
+  /** The slot of `index` that holds the identity in (ha, hb), or the empty slot where it would go. */
+  private probe(index: Int32Array): number {
+    const mask = index.length - 1;
+    const entities = this.entities;
+    let at = (ha ^ Math.imul(hb, C1)) & mask;
+    for (;;) {
+      const i = index[at]! - 1;
+      if (i < 0 || (entities[i * WORDS] === ha && entities[i * WORDS + 1] === hb)) return at;
+      at = (at + 1) & mask;
     }
   }
 
-  /** The own hash held in the slot at word offset `w`, as `ownNumber` reads it. */
-  private own(w: number): number {
-    return (this.table[w + 2]! >>> 0) * 0x100000 + (this.table[w + 3]! >>> 8);
+  /** The position of the entity whose identity is in (ha, hb), or -1. */
+  private find(): number {
+    const w = this.cursor * WORDS;
+    // Nearly always the next one in order: no lookup, no cache miss.
+    if (this.cursor < this.count && this.entities[w] === ha && this.entities[w + 1] === hb)
+      return (this.entities[w + 3]! & SHADOWED) === 0 ? this.cursor : this.lookup();
+    return this.lookup();
+  }
+
+  private lookup(): number {
+    if (this.index === undefined) {
+      // Building the index uses the lanes: the identity asked for is kept aside meanwhile.
+      const a = ha;
+      const b = hb;
+      this.buildIndex();
+      ha = a;
+      hb = b;
+    }
+    return this.index![this.probe(this.index!)]! - 1;
+  }
+
+  /** The own hash at position `i`, as `ownNumber` reads it. */
+  private own(i: number): number {
+    const w = i * WORDS;
+    return (this.entities[w + 2]! >>> 0) * 0x100000 + (this.entities[w + 3]! >>> 8);
   }
 
   /**
@@ -183,35 +237,40 @@ export class PreviousHashes {
     const k = KIND_INDEX.get(kind);
     if (k === undefined) return undefined;
     identity(k, scope, keyPrefix, keyValue);
-    const w = this.find();
-    const last = this.table[w + 3]!;
-    if ((last & TAG) === 0) return undefined;
-    this.table[w + 3] = last | FOUND;
-    return this.own(w);
+    const i = this.find();
+    if (i < 0) return undefined;
+    this.cursor = i + 1;
+    this.entities[i * WORDS + 3] = this.entities[i * WORDS + 3]! | FOUND;
+    return this.own(i);
   }
 
-  /** Whether this entity of the last push has been taken (looked up without taking it). */
-  private taken(kind: EntityKind, scope: string, key: string): boolean {
-    identity(KIND_INDEX.get(kind) ?? 0, scope, key);
-    return (this.table[this.find() + 3]! & FOUND) !== 0;
+  /** Whether the entity at position `i` is one of the last push's that was never taken. */
+  private isMissing(i: number): boolean {
+    return (this.entities[i * WORDS + 3]! & (FOUND | SHADOWED)) === 0;
   }
 
   /** Entities of the last push never taken, per kind. */
   missing(): Map<EntityKind, number> {
     const out = new Map<EntityKind, number>();
-    const table = this.table;
-    for (let i = 3; i < table.length; i += WORDS) {
-      const tag = table[i]! & TAG;
-      if (tag === 0 || (tag & FOUND) !== 0) continue;
-      const kind = ENTITY_KINDS[(tag & ~FOUND) - 1]!;
+    // Shadowed identities are only known once indexed; an index is needed only if some are left.
+    if (!this.anyLeft()) return out;
+    this.buildIndex();
+    for (let i = 0; i < this.count; i++) {
+      if (!this.isMissing(i)) continue;
+      const kind = ENTITY_KINDS[(this.entities[i * WORDS + 3]! & KIND_BITS) - 1]!;
       out.set(kind, (out.get(kind) ?? 0) + 1);
     }
     return out;
   }
 
+  private anyLeft(): boolean {
+    for (let i = 0; i < this.count; i++) if (this.isMissing(i)) return true;
+    return false;
+  }
+
   /**
    * Labels of the entities never taken, at most `max` per kind, in snapshot order: the snapshot is
-   * read again, and only the listed names are held.
+   * read again (in the order the entities were added), and only the listed names are held.
    */
   async missingNames(max: number): Promise<Map<EntityKind, string[]>> {
     const wanted = this.missing();
@@ -219,9 +278,12 @@ export class PreviousHashes {
     let left = 0;
     for (const n of wanted.values()) left += Math.min(n, max);
     if (left === 0) return out;
+    let i = 0;
     for await (const e of this.source()) {
+      if (i >= this.count) break;
+      if (!this.isMissing(i++)) continue;
       const names = out.get(e.kind) ?? [];
-      if (names.length >= max || this.taken(e.kind, e.scope, e.key)) continue;
+      if (names.length >= max) continue;
       names.push(e.label);
       out.set(e.kind, names);
       if (--left === 0) break;

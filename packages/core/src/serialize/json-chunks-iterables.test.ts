@@ -10,7 +10,7 @@ async function serialize(value: unknown, options?: JsonChunksOptions): Promise<s
   return Buffer.concat(chunks).toString('utf8');
 }
 
-type Form = 'array' | 'generator' | 'iterator' | 'async' | 'async-macrotask';
+type Form = 'array' | 'generator' | 'iterator' | 'async' | 'async-macrotask' | 'literal' | 'async-literal';
 
 function* syncItems(items: unknown[]): Generator<unknown> {
   for (let i = 0; i < items.length; i++) yield items[i];
@@ -43,6 +43,19 @@ function streamify(value: unknown, forms: Form[], counter = { i: 0 }): unknown {
         return asyncItems(items, false);
       case 'async-macrotask':
         return asyncItems(items, true);
+      case 'literal':
+        // An object literal that is iterable (its prototype is Object.prototype)
+        return {
+          *[Symbol.iterator]() {
+            yield* items;
+          },
+        };
+      case 'async-literal':
+        return {
+          async *[Symbol.asyncIterator]() {
+            yield* items;
+          },
+        };
     }
   }
   const out = {};
@@ -52,7 +65,15 @@ function streamify(value: unknown, forms: Form[], counter = { i: 0 }): unknown {
   return out;
 }
 
-const form = fc.constantFrom<Form>('array', 'generator', 'iterator', 'async', 'async-macrotask');
+const form = fc.constantFrom<Form>(
+  'array',
+  'generator',
+  'iterator',
+  'async',
+  'async-macrotask',
+  'literal',
+  'async-literal',
+);
 
 describe('jsonChunks with iterables in array positions', () => {
   it('writes any mix of arrays, iterables and async iterables as the arrays they stand for', async () => {

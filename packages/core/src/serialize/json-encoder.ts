@@ -230,6 +230,12 @@ export class JsonEncoder {
     if (proto !== Object.prototype && proto !== null) {
       // class instances, boxed primitives and iterables: rare, handled by the walker
       if (containerKind(v) !== 'record') throw BAIL;
+    } else if (
+      (v as Partial<Iterable<unknown>>)[Symbol.iterator] !== undefined ||
+      (v as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] !== undefined
+    ) {
+      // an object literal that is iterable (`{ *[Symbol.iterator]() {...} }`) is written as a list
+      throw BAIL;
     }
     this.record(v as Record<string, unknown>, depth + 1);
   }

@@ -7,22 +7,52 @@
 
 import { hex32 } from './hash128.js';
 
-const LANES = 4;
+/** Words added to a lane before its carries are passed on: 2^20 words of 32 bits stay exact in a double. */
+const ADDS_BEFORE_CARRY = 1 << 20;
+const WORD = 0x100000000;
 
 /** Accumulates entity hashes in any order. */
 export class MultisetHash {
-  private readonly sum = new Uint32Array(LANES);
+  /**
+   * The sum, four lanes of 32 bits, most significant first; each lane may hold more than 32 bits
+   * (the words added since the last `carry()`), passed on to the lane above by `carry()`.
+   */
+  private s0 = 0;
+  private s1 = 0;
+  private s2 = 0;
+  private s3 = 0;
   private size = 0;
+  private pending = 0;
 
   /** Adds one 128-bit hash given as four 32-bit words, most significant first (`hash128`). */
   add(words: Uint32Array): void {
-    let carry = 0;
-    for (let lane = LANES - 1; lane >= 0; lane--) {
-      const total = (this.sum[lane] ?? 0) + (words[lane] ?? 0) + carry;
-      this.sum[lane] = total >>> 0;
-      carry = total > 0xffffffff ? 1 : 0;
-    }
+    this.s0 += words[0]!;
+    this.s1 += words[1]!;
+    this.s2 += words[2]!;
+    this.s3 += words[3]!;
     this.size++;
+    if (++this.pending === ADDS_BEFORE_CARRY) this.carry();
+  }
+
+  /** Passes each lane's bits above 32 on to the lane above; the top lane's are dropped (mod 2^128). */
+  private carry(): void {
+    let c = Math.floor(this.s3 / WORD);
+    this.s3 -= c * WORD;
+    this.s2 += c;
+    c = Math.floor(this.s2 / WORD);
+    this.s2 -= c * WORD;
+    this.s1 += c;
+    c = Math.floor(this.s1 / WORD);
+    this.s1 -= c * WORD;
+    this.s0 += c;
+    this.s0 %= WORD;
+    this.pending = 0;
+  }
+
+  /** The four lanes of the sum modulo 2^128, most significant first. */
+  private lanes(): number[] {
+    this.carry();
+    return [this.s0, this.s1, this.s2, this.s3];
   }
 
   /** Number of hashes added. */
@@ -40,8 +70,7 @@ export class MultisetHash {
       units[at++] = n % 0x10000;
       n = Math.floor(n / 0x10000);
     }
-    for (let lane = 0; lane < LANES; lane++) {
-      const w = this.sum[lane] ?? 0;
+    for (const w of this.lanes()) {
       units[at++] = w >>> 16;
       units[at++] = w & 0xffff;
     }
@@ -51,7 +80,7 @@ export class MultisetHash {
   /** `count:sum` in hex, to feed into an enclosing hash. */
   toString(): string {
     let hex = '';
-    for (const lane of this.sum) hex += hex32(lane);
+    for (const lane of this.lanes()) hex += hex32(lane);
     return `${this.size}:${hex}`;
   }
 }

@@ -461,4 +461,27 @@ describe('frozen grants shared between identities', () => {
       /must be a string, got number/,
     );
   });
+
+  it('judge a deeply frozen role_assignments list again for each grantee it could fail for', () => {
+    const p = app();
+    const role = (name: string) =>
+      Object.freeze([Object.freeze({ application: 'Team Wiki', role: name, apply_to_application: true })]);
+    const admin = role('Admin');
+    const missing = role('Nope');
+    p.identity_to_permissions = [
+      { identity: 'Alice', identity_type: 'local_user', role_assignments: admin },
+      { identity: 'Bob', identity_type: 'local_user', role_assignments: admin },
+      { identity: 'ghost', identity_type: 'local_user', role_assignments: admin },
+      { identity: 'Alice', identity_type: 'local_group', role_assignments: admin },
+      { identity: 'Viewers', identity_type: 'local_group', role_assignments: missing },
+      { identity: 'carol@example.com', identity_type: 'idp', role_assignments: missing },
+    ];
+    const errors = validate('application', p).errors;
+    expect(errors.map((e) => `${e.field}: ${e.description}`)).toEqual([
+      'identity_to_permissions[2].identity: local user "ghost" does not exist in application "Team Wiki"',
+      'identity_to_permissions[3].identity: local group "Alice" does not exist in application "Team Wiki"',
+      'identity_to_permissions[4].role_assignments[0].role: local role "Nope" does not exist in application "Team Wiki"',
+      'identity_to_permissions[5].role_assignments[0].role: local role "Nope" does not exist in application "Team Wiki"',
+    ]);
+  });
 });

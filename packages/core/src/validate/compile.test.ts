@@ -165,6 +165,28 @@ describe('the compiled checker agrees with zod', () => {
     expect(isValid(ok)).toBe(true);
   });
 
+  it('tests lists of plain values, short or long, shared or not, alike', () => {
+    const schema = z.strictObject({ names: z.array(z.string().max(2)).nullish() });
+    const isValid = compilePredicate(schema);
+    const list = (n: number, last = 'ab') => [...Array.from({ length: n - 1 }, () => 'ab'), last];
+    const shared = Object.freeze(list(30));
+    const cases: [unknown, boolean][] = [
+      [{ names: list(3) }, true],
+      [{ names: list(3, 'abc') }, false],
+      [{ names: list(30) }, true],
+      [{ names: list(30, 'abc') }, false],
+      [{ names: shared }, true],
+      [{ names: shared }, true],
+      [{ names: [1] }, false],
+      [{ names: null }, true],
+      [{ names: 'ab' }, false],
+    ];
+    for (const [value, ok] of cases) {
+      expect(isValid(value), JSON.stringify(value)).toBe(ok);
+      expect(schema.safeParse(value).success).toBe(ok);
+    }
+  });
+
   it('reports the same violations for streamed collections, which the predicate leaves to the walk', () => {
     const schema = z.strictObject({ names: z.array(z.string().max(2)) });
     const streamed = {

@@ -1,8 +1,8 @@
 /**
  * Compiles a zod schema into a test: a function answering whether a value is valid, generated as
  * JavaScript source specialised to the schema. The object test of a local user is then one loop over
- * its keys with a `switch`, each field's type and rules checked inline, with no call per field and
- * no path kept. `compile.ts` runs this test first and walks a value for its violations only when it
+ * its keys with a `switch`, each plain field's type and rules (and short lists of strings) checked
+ * in place, nested objects and records by their own generated tests, and no path kept. `compile.ts` runs this test first and walks a value for its violations only when it
  * fails, so a valid value costs one straight-line pass and the violations of an invalid one are
  * found by the same walk as ever.
  *

@@ -43,8 +43,9 @@ describe('NameTable', () => {
     ],
   ])('behaves like a Map of lower-cased keys, across growth (%s)', (_what, name) => {
     fc.assert(
-      fc.property(fc.array(name, { maxLength: 300 }), (names) => {
-        const t = new NameTable<number>();
+      fc.property(fc.array(name, { maxLength: 300 }), fc.boolean(), (names, positions) => {
+        // Tables of positions keep their values in a typed array: both kinds behave alike.
+        const t = positions ? NameTable.ofPositions() : new NameTable<number>();
         const m = new Map<string, number>();
         names.forEach((n, i) => {
           const existing = m.get(n.toLowerCase());
@@ -62,6 +63,28 @@ describe('NameTable', () => {
           expect(found === -1 ? undefined : t.valueAt(found)).toBe(other);
         }
       }),
+    );
+  });
+  it('finds repeated keys appended in bulk, reporting each at its first earlier entry, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'A', 'b', 'B', 'c', 'd', 'É', 'é'), { maxLength: 40 }),
+        (names) => {
+          const t = NameTable.ofPositions();
+          names.forEach((n, i) => t.append(n, 100 + i));
+          const found: [number, number][] = [];
+          t.indexPending((entry, earlier) => found.push([entry, earlier]));
+          const first = new Map<string, number>();
+          const expected: [number, number][] = [];
+          names.forEach((n, i) => {
+            const at = first.get(n.toLowerCase());
+            if (at === undefined) first.set(n.toLowerCase(), i);
+            else expected.push([i, at]);
+          });
+          expect(found).toEqual(expected);
+          for (const [key, at] of first) expect(t.valueAt(t.find(key.toUpperCase()))).toBe(100 + at);
+        },
+      ),
     );
   });
 });

@@ -79,6 +79,18 @@ export class NameTable<V = number> {
   private wide: Map<number, string> | undefined;
   private salts = NO_BYTES;
   private values: V[] = [];
+  /** The values, when they are entity positions (see `ofPositions`): no array of a million numbers. */
+  private positions: Int32Array | undefined;
+
+  /**
+   * A table whose values are positions (non-negative integers below 2^31), kept in a typed array:
+   * an index of a million entities then holds no array of numbers.
+   */
+  static ofPositions(): NameTable<number> {
+    const table = new NameTable<number>();
+    table.positions = NO_INTS;
+    return table;
+  }
   /**
    * Open addressing, allocated once the table outgrows SMALL: pairs of (hash, entry index + 1 or
    * EMPTY), so a probe reads one cache line and touches a key only when the hashes match.
@@ -160,9 +172,15 @@ export class NameTable<V = number> {
       const ends = new Int32Array(capacity);
       ends.set(this.ends);
       this.ends = ends;
+      if (this.positions !== undefined) {
+        const positions = new Int32Array(capacity);
+        positions.set(this.positions);
+        this.positions = positions;
+      }
     }
     this.salts[index] = salt;
-    this.values.push(value);
+    if (this.positions !== undefined) this.positions[index] = value as number;
+    else this.values.push(value);
     const pending = index - this.pendingFrom;
     if (pending >= this.pendingHashes.length) {
       const hashes = new Int32Array(Math.max(4, this.pendingHashes.length * 2));
@@ -252,7 +270,7 @@ export class NameTable<V = number> {
 
   /** The value of the entry at `index` (from `find` or `insert`). */
   valueAt(index: number): V {
-    return this.values[index]!;
+    return this.positions !== undefined ? (this.positions[index] as V) : this.values[index]!;
   }
 
   /** The key of the entry at `index`, as it was written. */
@@ -273,6 +291,7 @@ export class NameTable<V = number> {
     this.wide = undefined;
     this.salts = NO_BYTES;
     this.values = [];
+    if (this.positions !== undefined) this.positions = NO_INTS;
     this.slots = undefined;
     this.mask = 0;
     this.exact = undefined;

@@ -19,12 +19,27 @@ export const PROPERTY_TYPES = ['STRING', 'NUMBER', 'BOOLEAN', 'STRING_LIST', 'TI
 export const propertyTypeSchema = z.enum(PROPERTY_TYPES);
 export type PropertyType = z.infer<typeof propertyTypeSchema>;
 
+// Entities repeat a few property names (one per definition): the last valid ones are remembered.
+// The slots start out holding a valid name, never `''`, which is not one.
+const recentNames = ['a', 'a', 'a', 'a'];
+let nextName = 0;
+
 /**
  * Whether `name` is a valid custom property name: its lower-cased form matches `PROPERTY_NAME`.
  * Names compare without case, so a value set as `Name` finds the definition `name`.
  */
 export function isPropertyName(name: string): boolean {
-  return PROPERTY_NAME.test(name) || PROPERTY_NAME.test(name.toLowerCase());
+  if (
+    name === recentNames[0] ||
+    name === recentNames[1] ||
+    name === recentNames[2] ||
+    name === recentNames[3]
+  )
+    return true;
+  if (!PROPERTY_NAME.test(name) && !PROPERTY_NAME.test(name.toLowerCase())) return false;
+  recentNames[nextName] = name;
+  nextName = (nextName + 1) & 3;
+  return true;
 }
 
 /** A custom property name (`pattern` is the JSON Schema's ASCII equivalent of the lower-cased rule). */

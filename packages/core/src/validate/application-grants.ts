@@ -8,6 +8,7 @@ import {
   identityToPermissionsSchema,
   type IdentityToPermissions,
 } from '../schemas/application.js';
+import { isDeepFrozen } from '../internal/frozen.js';
 import type { AppScope } from './application-scope.js';
 import { compile, type Check } from './compile.js';
 import { checkOperation, type CheckContext } from './context.js';
@@ -25,6 +26,11 @@ export class GrantChecks implements EntityVisitor<IdentityToPermissions> {
   private only: AppScope | undefined;
   /** Per user of `only` (by key position): 1 + the index of the entry naming it, or 0. */
   private firstEntry: Int32Array | undefined;
+  /**
+   * Deeply frozen role_assignments lists found valid for a local user of `only`: the builder gives
+   * the users of one role one shared list, checked once instead of once per user.
+   */
+  private readonly validAssignments = new WeakSet<object>();
 
   constructor(
     private readonly scopes: Map<string, AppScope>,
@@ -100,7 +106,10 @@ export class GrantChecks implements EntityVisitor<IdentityToPermissions> {
       }
     }
     const assignments = entry.role_assignments;
-    if (assignments) {
+    // Valid for one local user of the only application, such a list is valid for every other one.
+    const shared = resolved !== undefined && entry.identity_type === 'local_user';
+    if (assignments && !(shared && this.validAssignments.has(assignments))) {
+      const errors = ctx.errors.length;
       for (let j = 0; j < assignments.length; j++) {
         const assignment = assignments[j]!;
         const scope = this.scopeOf(assignment.application, entry, resolved, 'role_assignments', j);
@@ -125,6 +134,8 @@ export class GrantChecks implements EntityVisitor<IdentityToPermissions> {
           path.length -= 2;
         }
       }
+      if (shared && ctx.errors.length === errors && Object.isFrozen(assignments) && isDeepFrozen(assignments))
+        this.validAssignments.add(assignments);
     }
     path.pop();
   }

@@ -57,6 +57,36 @@ describe('ResourceIndex', () => {
     );
   });
 
+  it('resolves the same references when lists alternate between arrays and streamed lists', () => {
+    // Read once, like a streamed collection; the index keeps what it needs of the resources.
+    const streamAt = (list: readonly Resource[], depth: number, parity: number): Iterable<Resource> => {
+      const items = list.map((r) =>
+        r.sub_resources ? { ...r, sub_resources: streamAt(r.sub_resources, depth + 1, parity) } : r,
+      );
+      if (depth % 2 !== parity) return items;
+      return {
+        *[Symbol.iterator]() {
+          yield* items;
+        },
+      };
+    };
+    fc.assert(
+      fc.property(
+        tree,
+        fc.nat(1),
+        fc.array(fc.array(step, { minLength: 1, maxLength: 3 }), { maxLength: 20 }),
+        (resources, parity, refs) => {
+          const idx = new ResourceIndex(() => undefined, false);
+          idx.walkRoot(streamAt(resources, 0, parity), new CheckContext());
+          const known = paths(resources);
+          for (const ref of [...refs.map((r) => r.join('.')), ...known])
+            expect(idx.has(ref), ref).toBe(known.has(ref.toLowerCase()));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it('finds sub-resources of a streamed list of resources', () => {
     const streamed: Iterable<Resource> = {
       *[Symbol.iterator]() {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { compile } from './compile.js';
+import { compilePredicate } from './compile-predicate.js';
 import { CheckContext } from './context.js';
 import { fixture } from '../test-support/fixtures.js';
 import { payloadSchemas } from '../schemas/templates.js';
@@ -61,6 +63,7 @@ describe('the compiled checker agrees with zod', () => {
     const all = paths(base);
     const schema = payloadSchemas[template];
     const check = compile(schema);
+    const isValid = compilePredicate(schema);
     fc.assert(
       fc.property(
         fc.nat(all.length - 1),
@@ -82,6 +85,8 @@ describe('the compiled checker agrees with zod', () => {
             ctx.errors.length === 0,
             JSON.stringify({ path, value, errors: ctx.errors, zod: zod.error?.issues }),
           ).toBe(zod.success);
+          // The generated predicate alone, which the checker trusts for valid values.
+          expect(isValid(mutated), JSON.stringify({ path, value })).toBe(zod.success);
         },
       ),
       { numRuns: 400 },
@@ -125,8 +130,80 @@ describe('the compiled checker agrees with zod', () => {
     }
   });
 
-  it('refuses to compile schema features it does not understand', async () => {
-    const z = await import('zod');
+  it('refuses to compile schema features it does not understand', () => {
     expect(() => compile(z.string().transform((s) => s.length))).toThrow(/not supported/);
+    expect(() => compilePredicate(z.string().transform((s) => s.length))).toThrow(/not supported/);
+    expect(() => compilePredicate(z.object({ at: z.date() }))).toThrow(/not supported/);
+  });
+
+  it('generates code whose keys and values are data, never source text', () => {
+    // Keys that would break out of a string literal, or end a line inside one, if pasted raw.
+    const key = "a\"b\\\n\u2028\u2029`${x}`'); throw new Error('injected'); //";
+    const schema = z.strictObject({
+      [key]: z.string().max(3),
+      kind: z.enum(['x"', "y'", '\u2028']),
+      n: z.number().int().min(-1).optional(),
+    });
+    const isValid = compilePredicate(schema);
+    const ok = { [key]: 'abc', kind: '\u2028', n: -1 };
+    const cases: unknown[] = [
+      ok,
+      { ...ok, [key]: 'abcd' },
+      { ...ok, kind: 'x' },
+      { ...ok, n: 0.5 },
+      { ...ok, n: -2 },
+      { ...ok, other: 1 },
+      { kind: 'x"' },
+    ];
+    for (const value of cases) {
+      const ctx = new CheckContext();
+      compile(schema)(value, ctx);
+      const expected = schema.safeParse(value).success;
+      expect(isValid(value), JSON.stringify(value)).toBe(expected);
+      expect(ctx.errors.length === 0, JSON.stringify(ctx.errors)).toBe(expected);
+    }
+    expect(isValid(ok)).toBe(true);
+  });
+
+  it('tests lists of plain values, short or long, shared or not, alike', () => {
+    const schema = z.strictObject({ names: z.array(z.string().max(2)).nullish() });
+    const isValid = compilePredicate(schema);
+    const list = (n: number, last = 'ab') => [...Array.from({ length: n - 1 }, () => 'ab'), last];
+    const shared = Object.freeze(list(30));
+    const cases: [unknown, boolean][] = [
+      [{ names: list(3) }, true],
+      [{ names: list(3, 'abc') }, false],
+      [{ names: list(30) }, true],
+      [{ names: list(30, 'abc') }, false],
+      [{ names: shared }, true],
+      [{ names: shared }, true],
+      [{ names: [1] }, false],
+      [{ names: null }, true],
+      [{ names: 'ab' }, false],
+    ];
+    for (const [value, ok] of cases) {
+      expect(isValid(value), JSON.stringify(value)).toBe(ok);
+      expect(schema.safeParse(value).success).toBe(ok);
+    }
+  });
+
+  it('reports the same violations for streamed collections, which the predicate leaves to the walk', () => {
+    const schema = z.strictObject({ names: z.array(z.string().max(2)) });
+    const streamed = {
+      names: {
+        *[Symbol.iterator]() {
+          yield 'ab';
+          yield 'abc';
+          yield 7;
+        },
+      },
+    };
+    expect(compilePredicate(schema)(streamed)).toBe(false);
+    const ctx = new CheckContext();
+    compile(schema)(streamed, ctx);
+    expect(ctx.errors).toEqual([
+      { field: 'names[1]', description: 'must have at most 2 characters, got 3' },
+      { field: 'names[2]', description: 'must be a string, got number' },
+    ]);
   });
 });

@@ -4,71 +4,55 @@
  * definition (a zod parse of a million users costs seconds, this walk a fraction of that), and a
  * property test keeps the two in agreement. Schema features the checker does not know are refused
  * when compiling, so it can never silently accept what zod would reject.
+ *
+ * Each object, array and record is first given to a predicate generated for its schema
+ * (`compile-predicate.ts`); the walk here runs only when that fails, to find every violation with
+ * its path, so a valid payload is read by straight-line code alone.
  */
 import type * as z from 'zod';
 import { isDeepFrozen } from '../internal/frozen.js';
+import {
+  type AnySchema,
+  checksOf,
+  compileCheck,
+  type CompileOptions,
+  type Def,
+  isOptional,
+  optionsKey,
+  type Rule,
+  unwrapField,
+} from './compile-defs.js';
+import { compilePredicate } from './compile-predicate.js';
 import { isAsyncStreamed, isStreamed } from './collections.js';
 import { type CheckContext, formatPath, kindOf } from './context.js';
+
+export type { CompileOptions } from './compile-defs.js';
 
 /** Checks one value at the context's current path, reporting violations to the context. */
 export type Check = (value: unknown, ctx: CheckContext) => void;
 
-// The slice of zod 4's internal definitions this compiler reads.
-interface Def {
-  type: string;
-  checks?: { _zod: { def: CheckDef } }[];
-  [key: string]: unknown;
-}
-interface CheckDef {
-  check: string;
-  [key: string]: unknown;
-}
-type AnySchema = { _zod: { def: Def } };
-
-/** Compile options. */
-export interface CompileOptions {
-  /**
-   * Accept objects with required fields missing, for incremental payloads, whose `modify` and
-   * `delete` entries carry only some fields. Unknown keys and wrong types are still errors.
-   */
-  partial?: boolean;
-  /**
-   * Element schemas whose collections are only type-checked (array or iterable), not walked: the
-   * caller checks their items itself, so a streamed collection is read once.
-   */
-  deferred?: readonly z.ZodType[];
-}
-
 interface Mode {
-  partial: boolean;
+  options: CompileOptions;
   deferred: ReadonlySet<object>;
   cache: WeakMap<object, Check>;
 }
 
 const caches = new Map<string, WeakMap<object, Check>>();
-let mode: Mode = { partial: false, deferred: new Set(), cache: new WeakMap() };
+let mode: Mode = { options: {}, deferred: new Set(), cache: new WeakMap() };
 
 /** Returns the (memoized) checker of `schema`. */
 export function compile(schema: z.ZodType, options: CompileOptions = {}): Check {
-  const deferred = new Set<object>(options.deferred ?? []);
-  const key = `${options.partial ? 'p' : 'f'}:${(options.deferred ?? []).map((d) => deferredIds.get(d) ?? register(d)).join(',')}`;
+  const key = optionsKey(options);
   let cache = caches.get(key);
   if (!cache) caches.set(key, (cache = new WeakMap()));
   // Compilation is synchronous, so the mode can live in module state for its duration.
   const previous = mode;
-  mode = { partial: options.partial ?? false, deferred, cache };
+  mode = { options, deferred: new Set<object>(options.deferred ?? []), cache };
   try {
     return compileSchema(schema as unknown as AnySchema);
   } finally {
     mode = previous;
   }
-}
-
-const deferredIds = new WeakMap<object, number>();
-let nextId = 0;
-function register(schema: object): number {
-  deferredIds.set(schema, ++nextId);
-  return nextId;
 }
 
 function compileSchema(schema: AnySchema): Check {
@@ -78,9 +62,23 @@ function compileSchema(schema: AnySchema): Check {
   // Recursive schemas (sub-resources) reach themselves through z.lazy: hand out a forwarder first.
   const forward: Check = (v, ctx) => compiled(v, ctx);
   cache.set(schema, forward);
-  const compiled = build(schema._zod.def);
+  const compiled = withTest(schema, build(schema._zod.def));
   cache.set(schema, compiled);
   return compiled;
+}
+
+/**
+ * An object, array or record is walked for its violations only when its generated test (see
+ * `compile-predicate.ts`) fails: a valid one costs one straight-line pass, and an invalid one is
+ * reported by the walk alone.
+ */
+function withTest(schema: AnySchema, walk: Check): Check {
+  const t = schema._zod.def.type;
+  if (t !== 'object' && t !== 'array' && t !== 'record') return walk;
+  const test = compilePredicate(schema as unknown as z.ZodType, mode.options);
+  return (v, ctx) => {
+    if (!test(v)) walk(v, ctx);
+  };
 }
 
 function build(def: Def): Check {
@@ -95,7 +93,7 @@ function build(def: Def): Check {
     }
     case 'lazy': {
       // Resolved on first use, in the mode this checker was compiled in.
-      const options: CompileOptions = { partial: mode.partial, deferred: [...mode.deferred] as z.ZodType[] };
+      const options = mode.options;
       let inner: Check | undefined;
       return (v, ctx) => (inner ??= compile((def.getter as () => z.ZodType)(), options))(v, ctx);
     }
@@ -127,9 +125,7 @@ function build(def: Def): Check {
 
 /** A type test followed by the schema's own checks (length, format, refinements). */
 function withChecks(def: Def, test: (v: unknown) => boolean, expected: string): Check {
-  // A format schema such as z.uuid() is its own check; refinements come in `checks`.
-  const own = typeof def.check === 'string' ? [compileCheck(def as unknown as CheckDef)] : [];
-  const checks = [...own, ...(def.checks ?? []).map((c) => compileCheck(c._zod.def))];
+  const checks: Rule[] = checksOf(def).map(compileCheck);
   if (checks.length === 0) {
     return (v, ctx) => {
       if (!test(v)) ctx.error(`must be ${expected}, got ${kindOf(v)}`);
@@ -146,8 +142,7 @@ function withChecks(def: Def, test: (v: unknown) => boolean, expected: string): 
 
 /** Strings are most of a payload: one closure for the usual case of one or two rules. */
 function stringCheck(def: Def): Check {
-  const own = typeof def.check === 'string' ? [compileCheck(def as unknown as CheckDef)] : [];
-  const checks = [...own, ...(def.checks ?? []).map((c) => compileCheck(c._zod.def))];
+  const checks: Rule[] = checksOf(def).map(compileCheck);
   const wrongType = (v: unknown, ctx: CheckContext) => ctx.error(`must be a string, got ${kindOf(v)}`);
   const [first, second] = checks;
   if (checks.length === 1) {
@@ -165,76 +160,6 @@ function stringCheck(def: Def): Check {
     };
   }
   return withChecks(def, (v) => typeof v === 'string', 'a string');
-}
-
-/** One zod check as a function returning a problem description, or undefined when it passes. */
-type Rule = (v: unknown) => string | undefined;
-
-function compileCheck(def: CheckDef): Rule {
-  const size = (v: unknown) => (v as { length: number }).length;
-  switch (def.check) {
-    case 'max_length': {
-      const max = def.maximum as number;
-      return (v) => (size(v) <= max ? undefined : `must have at most ${max} ${unit(v)}, got ${size(v)}`);
-    }
-    case 'min_length': {
-      const min = def.minimum as number;
-      return (v) => (size(v) >= min ? undefined : (message(def) ?? `must have at least ${min} ${unit(v)}`));
-    }
-    case 'length_equals': {
-      const n = def.length as number;
-      return (v) => (size(v) === n ? undefined : `must have exactly ${n} ${unit(v)}`);
-    }
-    case 'string_format': {
-      const pattern = def.pattern as RegExp;
-      const what = def.format === 'regex' ? `match ${String(pattern)}` : `be a valid ${String(def.format)}`;
-      return (v) => (pattern.test(v as string) ? undefined : (message(def) ?? `must ${what}`));
-    }
-    case 'number_format': {
-      const integer = def.format === 'safeint' || def.format === 'int32' || def.format === 'uint32';
-      return (v) => (!integer || Number.isSafeInteger(v) ? undefined : 'must be an integer');
-    }
-    case 'greater_than': {
-      const bound = def.value as number;
-      const inclusive = def.inclusive as boolean;
-      return (v) =>
-        (inclusive ? (v as number) >= bound : (v as number) > bound)
-          ? undefined
-          : `must be ${inclusive ? 'at least' : 'greater than'} ${bound}`;
-    }
-    case 'less_than': {
-      const bound = def.value as number;
-      const inclusive = def.inclusive as boolean;
-      return (v) =>
-        (inclusive ? (v as number) <= bound : (v as number) < bound)
-          ? undefined
-          : `must be ${inclusive ? 'at most' : 'less than'} ${bound}`;
-    }
-    case 'custom': {
-      const fn = def.fn as (v: unknown) => unknown;
-      const text = message(def) ?? 'is invalid';
-      return (v) => (fn(v) === true ? undefined : text);
-    }
-    default:
-      throw new Error(`compile: zod check "${def.check}" is not supported by the structural checker`);
-  }
-}
-
-function unit(v: unknown): string {
-  return typeof v === 'string' ? 'characters' : 'items';
-}
-
-/** The custom message a schema author gave a check, if any. */
-function message(def: CheckDef): string | undefined {
-  const err = def.error;
-  if (typeof err === 'string') return err;
-  if (typeof err === 'function') {
-    const out = (err as (issue: object) => unknown)({});
-    if (typeof out === 'string') return out;
-    if (out && typeof (out as { message?: unknown }).message === 'string')
-      return (out as { message: string }).message;
-  }
-  return undefined;
 }
 
 function oneOf(def: Def, values: unknown[]): Check {
@@ -288,11 +213,6 @@ function buildArray(def: Def): Check {
   };
 }
 
-function isOptional(schema: AnySchema): boolean {
-  const t = schema._zod.def.type;
-  return t === 'optional' || (t === 'nullable' && isOptional(schema._zod.def.innerType as AnySchema));
-}
-
 function buildObject(def: Def): Check {
   const shape = def.shape as Record<string, AnySchema>;
   const known: Record<string, Check> = Object.create(null) as Record<string, Check>;
@@ -300,17 +220,10 @@ function buildObject(def: Def): Check {
   const nullable: Record<string, boolean> = Object.create(null) as Record<string, boolean>;
   const required: string[] = [];
   for (const [key, field] of Object.entries(shape)) {
-    let inner = field;
-    for (;;) {
-      const t = inner._zod.def.type;
-      if (t === 'optional' && !inner._zod.def.checks?.length) inner = inner._zod.def.innerType as AnySchema;
-      else if (t === 'nullable' && !inner._zod.def.checks?.length) {
-        nullable[key] = true;
-        inner = inner._zod.def.innerType as AnySchema;
-      } else break;
-    }
+    const { inner, nullable: maybeNull } = unwrapField(field);
+    if (maybeNull) nullable[key] = true;
     known[key] = compileSchema(inner);
-    if (!mode.partial && !isOptional(field)) required.push(key);
+    if (!mode.options.partial && !isOptional(field)) required.push(key);
   }
   const catchall = def.catchall as AnySchema | undefined;
   const strict = catchall?._zod.def.type === 'never';

@@ -17,7 +17,7 @@ export function duplicateMessage(kind: string, key: string, first: number): stri
 
 /** A set of keys of one entity kind, reporting duplicates as it is filled. */
 export class NameIndex {
-  private readonly table = new NameTable<number>();
+  private readonly table = NameTable.ofPositions();
   private readonly ops = new Map<number, string>();
   private aliases: NameTable<number> | undefined;
   private lastFound = -1;
@@ -77,7 +77,7 @@ export class NameIndex {
    */
   /** `alias`, for keys added with `addLater`: indexed at `flush`. */
   aliasLater(key: string, index: number): void {
-    (this.aliases ??= new NameTable<number>()).append(key, index);
+    (this.aliases ??= NameTable.ofPositions()).append(key, index);
   }
 
   flush(ctx: CheckContext, field: (index: number) => PathSegment): void {
@@ -95,7 +95,7 @@ export class NameIndex {
    * live apart from keys, so an alias never makes a later key a duplicate; keys win on lookup.
    */
   alias(key: string, index: number): void {
-    (this.aliases ??= new NameTable<number>()).insert(key, index);
+    (this.aliases ??= NameTable.ofPositions()).insert(key, index);
   }
 
   has(key: string, salt = 0): boolean {

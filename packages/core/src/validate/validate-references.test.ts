@@ -461,4 +461,68 @@ describe('frozen grants shared between identities', () => {
       /must be a string, got number/,
     );
   });
+
+  it('judge a deeply frozen role_assignments list again for each grantee it could fail for', () => {
+    const p = app();
+    const role = (name: string) =>
+      Object.freeze([Object.freeze({ application: 'Team Wiki', role: name, apply_to_application: true })]);
+    const admin = role('Admin');
+    const missing = role('Nope');
+    p.identity_to_permissions = [
+      { identity: 'Alice', identity_type: 'local_user', role_assignments: admin },
+      { identity: 'Bob', identity_type: 'local_user', role_assignments: admin },
+      { identity: 'ghost', identity_type: 'local_user', role_assignments: admin },
+      { identity: 'Alice', identity_type: 'local_group', role_assignments: admin },
+      { identity: 'Viewers', identity_type: 'local_group', role_assignments: missing },
+      { identity: 'carol@example.com', identity_type: 'idp', role_assignments: missing },
+    ];
+    const errors = validate('application', p).errors;
+    expect(errors.map((e) => `${e.field}: ${e.description}`)).toEqual([
+      'identity_to_permissions[2].identity: local user "ghost" does not exist in application "Team Wiki"',
+      'identity_to_permissions[3].identity: local group "Alice" does not exist in application "Team Wiki"',
+      'identity_to_permissions[4].role_assignments[0].role: local role "Nope" does not exist in application "Team Wiki"',
+      'identity_to_permissions[5].role_assignments[0].role: local role "Nope" does not exist in application "Team Wiki"',
+    ]);
+  });
+});
+
+describe('resources made by spreading and then extending (as the builder makes them)', () => {
+  it('are read for every rule', () => {
+    const p = app();
+    const extend = (r: object, more: Record<string, unknown>) => {
+      const out: Record<string, unknown> = { ...r };
+      for (const [k, v] of Object.entries(more)) out[k] = v;
+      return out;
+    };
+    wiki(p).resources = [
+      extend(
+        { name: 'a', resource_type: 'page' },
+        {
+          sub_resources: [
+            extend({ name: 'b', resource_type: 'section' }, { id: 'x' }),
+            { name: 'c', resource_type: 'section' },
+          ],
+        },
+      ),
+      extend({ name: 'd', resource_type: 'page' }, { operation: 'add' }),
+      extend({ name: 'e', resource_type: 'page' }, { custom_properties: { nope: 'x' } }),
+      extend({ name: 'f', resource_type: 'page' }, { id: 'F1' }),
+    ];
+    p.identity_to_permissions.push({
+      identity: 'Bob',
+      identity_type: 'local_user',
+      application_permissions: [
+        { application: 'Team Wiki', permission: 'View', resources: ['a.x', 'a.c', 'a.b.c'] },
+      ],
+    });
+    const errors = validate('application', p).errors.map((e) => `${e.field}: ${e.description}`);
+    // The fixture's grants name resources replaced here: only the errors of the new ones are looked at.
+    expect(errors.filter((e) => !e.includes('Engineering'))).toEqual([
+      'applications[0].resources[0].sub_resources[1].id: resources of type "section" must either all have an id or none: this one lacks an id, the first of its type has one',
+      'applications[0].resources[1].operation: is only allowed when incremental_change is true',
+      'applications[0].resources[2].custom_properties.nope: custom property "nope" is not declared in custom_property_definition (resource type "page")',
+      'applications[0].resources[3].id: resources of type "page" must either all have an id or none: this one has an id, the first of its type lacks one',
+      `identity_to_permissions[${p.identity_to_permissions.length - 1}].application_permissions[0].resources[2]: resource "a.b.c" does not exist in application "Team Wiki" (name sub-resources as parent.child)`,
+    ]);
+  });
 });

@@ -30,8 +30,14 @@ export function visitAll<T>(
     return false;
   }
   visitor.begin();
-  let i = 0;
-  if (collection) for (const entity of collection) visitor.visit(entity, i++);
+  if (Array.isArray(collection)) {
+    // By index: the iteration protocol would allocate a result per entity here.
+    const entities = collection as readonly T[];
+    for (let i = 0; i < entities.length; i++) visitor.visit(entities[i]!, i);
+  } else if (collection) {
+    let i = 0;
+    for (const entity of collection) visitor.visit(entity, i++);
+  }
   visitor.end();
   return true;
 }

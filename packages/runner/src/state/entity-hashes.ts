@@ -375,6 +375,11 @@ class LineReader {
     return true;
   }
 
+  /** The scope numbered `n` by a line read before, if any. */
+  scopeAt(n: number): string | undefined {
+    return this.scopes[n];
+  }
+
   /** Throws when the file ended before its first or last line. */
   close(): void {
     if (!this.started) throw new Error('the file is empty');
@@ -400,12 +405,79 @@ async function* hashLineBatches(data: Buffer, info: HashLines): AsyncGenerator<P
   reader.close();
 }
 
-/** Adds the entities of a snapshot to `previous` (no object per entity); fills `info`. */
+/** A whole number of decimal digits in bytes `from` to `to`; NaN if there is none. */
+function digitsIn(bytes: Uint8Array, from: number, to: number): number {
+  if (to <= from || to - from > 15) return Number.NaN;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const d = bytes[i]! - 0x30;
+    if (d < 0 || d > 9) return Number.NaN;
+    n = n * 10 + d;
+  }
+  return n;
+}
+
+/** The first 52 bits of 16 hex digits at `from` (see `ownNumber`); NaN if they are not hex. */
+function ownIn(bytes: Uint8Array, from: number): number {
+  let n = 0;
+  for (let i = from; i < from + 13; i++) {
+    const c = bytes[i]!;
+    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
+    if (d < 0) return Number.NaN;
+    n = n * 16 + d;
+  }
+  return n;
+}
+
+/**
+ * Adds the entities of a snapshot to `previous`; fills `info`. The gunzipped bytes are read as
+ * they are: an entity line of plain ASCII (nearly all) is parsed in place, its key hashed from its
+ * bytes, with no string made for the line or the key; any other line goes through `LineReader`.
+ */
 async function addHashLines(data: Buffer, previous: PreviousHashes, info: HashLines): Promise<void> {
   const reader = new LineReader(false, info);
-  for await (const lines of gzipLines(data))
-    for (const line of lines)
-      if (reader.read(line)) previous.add(reader.kind, reader.scope, reader.key, reader.own);
+  /** One line, bytes `from` to `to` (the line break excluded). */
+  const line = (bytes: Buffer, from: number, to: number): void => {
+    if (reader.started && addAsciiLine(bytes, from, to)) return;
+    if (reader.read(bytes.toString('utf8', from, to)))
+      previous.add(reader.kind, reader.scope, reader.key, reader.own);
+  };
+  /**
+   * An entity line `kind TAB scope TAB own TAB key [TAB label]` whose key is plain ASCII (not a
+   * JSON string), added at once; false for any other line.
+   */
+  const addAsciiLine = (bytes: Buffer, from: number, to: number): boolean => {
+    let t1 = from;
+    while (t1 < to && bytes[t1] !== 0x09) t1++;
+    let t2 = t1 + 1;
+    while (t2 < to && bytes[t2] !== 0x09) t2++;
+    const t3 = t2 + 1 + OWN_HASH_LENGTH;
+    if (t3 >= to || bytes[t3] !== 0x09 || bytes[t3 + 1] === 0x22) return false;
+    // The key ends at the label's tab, if there is a label (not needed here).
+    let end = t3 + 1;
+    for (; end < to; end++) {
+      const c = bytes[end]!;
+      if (c === 0x09) break;
+      if (c >= 0x80 || c === 0x5c) return false;
+    }
+    const kind = ENTITY_KINDS[digitsIn(bytes, from, t1)];
+    const scope = reader.scopeAt(digitsIn(bytes, t1 + 1, t2));
+    const own = ownIn(bytes, t2 + 1);
+    if (kind === undefined || scope === undefined || Number.isNaN(own)) return false;
+    previous.addAscii(kind, scope, bytes, t3 + 1, end, own);
+    return true;
+  };
+  let carry: Buffer | undefined;
+  for await (const chunk of Readable.from([data]).pipe(createGunzip({ chunkSize: 256 * 1024 }))) {
+    const bytes = carry === undefined ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
+    let start = 0;
+    for (let nl = bytes.indexOf(0x0a, start); nl >= 0; nl = bytes.indexOf(0x0a, start)) {
+      if (nl > start) line(bytes, start, nl);
+      start = nl + 1;
+    }
+    carry = start < bytes.length ? bytes.subarray(start) : undefined;
+  }
+  if (carry !== undefined) line(carry, 0, carry.length);
   reader.close();
 }
 

@@ -78,6 +78,31 @@ function mix(s: string, t = ''): void {
   hb = fmix(b + n);
 }
 
+/**
+ * Mixes bytes `from` to `to` of `bytes` into the lanes as `mix` mixes a text: the same lanes as
+ * `mix` of the text those bytes spell, when every byte is ASCII (the caller's promise).
+ */
+function mixBytes(bytes: Uint8Array, from: number, to: number): void {
+  let a = ha;
+  let b = hb;
+  const n = to - from;
+  let i = from;
+  for (; i + 1 < to; i += 2) {
+    const k = bytes[i]! | (bytes[i + 1]! << 16);
+    a = Math.imul(a ^ k, C1);
+    a = (a << 13) | (a >>> 19);
+    b = Math.imul(b ^ k, C2);
+    b = (b << 15) | (b >>> 17);
+  }
+  if (i < to) {
+    const k = bytes[i]!;
+    a = Math.imul(a ^ k, C1);
+    b = Math.imul(b ^ k, C2);
+  }
+  ha = fmix(a ^ n);
+  hb = fmix(b + n);
+}
+
 /** The kind and scope hashed last, and the lanes after them: entities of one scope come in runs. */
 let lastKind = -1;
 let lastScope = '';
@@ -89,6 +114,12 @@ let scopeB = 0;
  * (`keyPrefix + keyValue`, hashed without joining them).
  */
 function identity(kind: number, scope: string, keyPrefix: string, keyValue = ''): void {
+  identityScope(kind, scope);
+  mix(keyPrefix, keyValue);
+}
+
+/** Hashes the kind and the scope into (ha, hb), from the last ones when they are the same. */
+function identityScope(kind: number, scope: string): void {
   if (kind === lastKind && scope === lastScope) {
     ha = scopeA;
     hb = scopeB;
@@ -101,7 +132,6 @@ function identity(kind: number, scope: string, keyPrefix: string, keyValue = '')
     scopeA = ha;
     scopeB = hb;
   }
-  mix(keyPrefix, keyValue);
 }
 
 /**
@@ -146,13 +176,29 @@ export class PreviousHashes {
 
   /** Adds an entity of the last push (a second one with the same identity replaces the first). */
   add(kind: EntityKind, scope: string, key: string, own: number): void {
+    const k = KIND_INDEX.get(kind) ?? 0;
+    identity(k, scope, key);
+    this.append(k, own);
+  }
+
+  /**
+   * `add` with the key given as bytes `from` to `to` of `bytes`, every one of them ASCII (the
+   * snapshot reader's fast path: no string is made for the key).
+   */
+  addAscii(kind: EntityKind, scope: string, bytes: Uint8Array, from: number, to: number, own: number): void {
+    const k = KIND_INDEX.get(kind) ?? 0;
+    identityScope(k, scope);
+    mixBytes(bytes, from, to);
+    this.append(k, own);
+  }
+
+  /** Appends the entity whose identity is in (ha, hb). */
+  private append(k: number, own: number): void {
     if ((this.count + 1) * WORDS > this.entities.length) {
       const bigger = new Int32Array(this.entities.length * 2);
       bigger.set(this.entities);
       this.entities = bigger;
     }
-    const k = KIND_INDEX.get(kind) ?? 0;
-    identity(k, scope, key);
     const w = this.count++ * WORDS;
     const entities = this.entities;
     entities[w] = ha;

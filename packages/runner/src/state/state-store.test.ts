@@ -91,13 +91,24 @@ describe('StateStore', () => {
     expect(await labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
   });
 
-  it('reads back keys and labels that hold tabs, line breaks, quotes and backslashes', async () => {
-    const names = ['tab\there', 'line\nbreak', 'cr\rhere', 'say "hi"', 'back\\slash', 'plain'];
-    await commitPayload('ab12', { employees: names.map((name, i) => ({ id: `${name}-${i}`, name })) });
+  it('reads back keys and labels that hold tabs, line breaks, quotes, backslashes and non-ASCII text', async () => {
+    const names = ['tab\there', 'line\nbreak', 'cr\rhere', 'say "hi"', 'back\\slash', 'Zoë', '名前', 'plain'];
+    // With a name other than the id (a label on the line), and without (no label).
+    const employees = [
+      ...names.map((name, i) => ({ id: `${name}-${i}`, name })),
+      ...names.map((name) => ({ id: name })),
+    ];
+    await commitPayload('ab12', { employees });
     const hashes = await store.readSnapshot('hr', (await store.read('hr'))!);
     expect(await labels(hashes)).toEqual({
-      employees: Object.fromEntries(names.map((name, i) => [`id:${name}-${i}`.toLowerCase(), name])),
+      employees: Object.fromEntries(
+        employees.map(({ id, name }) => [`id:${id}`.toLowerCase(), name ?? id.toLowerCase()]),
+      ),
     });
+    // Every entity is found again by its key, however its line was read (in place or as text).
+    for (const { id } of employees)
+      expect(hashes.take('employees', '', 'id\u0000', id.toLowerCase())).toBeTypeOf('number');
+    expect(hashes.missing()).toEqual(new Map());
   });
 
   it('reads snapshots of formats v1 to v3 (earlier own hashes) by key, their own hashes not comparable', async () => {

@@ -63,7 +63,7 @@ describe('PreviousHashes', () => {
   });
 
   it('agrees with a map of keys whatever order the new payload reads entities in', async () => {
-    fc.assert(
+    await fc.assert(
       fc.asyncProperty(
         fc.uniqueArray(fc.nat(60), { maxLength: 40 }),
         fc.array(fc.nat(70), { maxLength: 50 }),

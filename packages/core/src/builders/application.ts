@@ -1,4 +1,5 @@
 /** Builder of one application of an `application` payload: local identities, roles, creds and resources. */
+import { copyEntity } from '../internal/copy-entity.js';
 import type {
   Application,
   ApplicationPropertyDefinition,
@@ -155,7 +156,7 @@ export class ApplicationBuilder {
 
   /** Adds a top-level resource; sub-resources are added on the returned builder. */
   addResource(input: ResourceInput): ResourceBuilder {
-    const resource = { ...input };
+    const resource = copyEntity(input);
     this.resources.add(input.id ?? input.name, resource, input.id ? input.name : undefined);
     const builder = new ResourceBuilder(resource, undefined, this.subResourceIndexes);
     (this.app.resources ??= []).push(resource);

@@ -1,4 +1,5 @@
 /** Builder of one resource and its sub-resources. */
+import { copyEntity } from '../internal/copy-entity.js';
 import { sameName } from '../internal/name-table.js';
 import type { Resource } from '../schemas/application.js';
 import { duplicateEntity, Registry } from './registry.js';
@@ -35,7 +36,7 @@ export class ResourceBuilder {
   addSubResource(input: ResourceInput): ResourceBuilder {
     const key = input.id ?? input.name;
     const list = (this.resource.sub_resources ??= []);
-    const resource: Resource = { ...input };
+    const resource: Resource = copyEntity(input);
     let index = this.indexes.get(this.resource);
     if (!index && list.length >= SMALL) {
       index = new Registry<Resource>('sub-resource', () => this.scope());

@@ -110,16 +110,25 @@ const checkpointers = new WeakMap<Db, Checkpointer>();
 /**
  * Runs `commit` (it commits one write transaction): when `bulk` and the database is a WAL file,
  * with SQLite's automatic checkpoint off, then asks the worker to checkpoint (after a successful
- * commit). Answers what `commit` answers.
+ * commit). Answers what `commit` answers. `connection` is the connection `commit` writes on, when
+ * it is not `db` itself (a `WorkerConnection` of `db`'s file).
  */
-export function commitOffThread<T>(db: Db, bulk: boolean, commit: () => T): T {
+export function commitOffThread<T>(db: Db, bulk: boolean, commit: () => T, connection: Db = db): T {
   if (!bulk || db.memory || db.inTransaction || db.pragma('journal_mode', { simple: true }) !== 'wal')
     return commit();
   let checkpointer = checkpointers.get(db);
   // A worker that could not start: SQLite's automatic checkpoint stays in charge.
   if (checkpointer?.dead) return commit();
-  const automatic = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  db.pragma('wal_autocheckpoint = 0');
+  const automatic = connection.pragma('wal_autocheckpoint', { simple: true }) as number;
+  connection.pragma('wal_autocheckpoint = 0');
+  const restore = () => {
+    try {
+      connection.pragma(`wal_autocheckpoint = ${automatic}`);
+    } catch (err) {
+      // A worker connection that stopped has no setting left to restore (its error is thrown).
+      if (connection === db) throw err;
+    }
+  };
   try {
     const result = commit();
     if (checkpointer === undefined) {
@@ -129,7 +138,7 @@ export function commitOffThread<T>(db: Db, bulk: boolean, commit: () => T): T {
     checkpointer.request();
     return result;
   } finally {
-    db.pragma(`wal_autocheckpoint = ${automatic}`);
+    restore();
   }
 }
 

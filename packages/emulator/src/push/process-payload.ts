@@ -21,6 +21,7 @@ import {
 import type { EmulatorContext } from '../context.js';
 import { commitOffThread } from '../db/checkpointer.js';
 import type { Db } from '../db/schema.js';
+import { workerConnection } from '../db/worker-connection.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
 import { mergeProviderTypes } from '../store/providers.js';
@@ -201,8 +202,11 @@ export async function processPayload(
       template === 'application'
         ? lastLoginLookup(ctx.db, { dataSourceId: target.dataSource.id, payload, replay: incremental })
         : undefined;
-    const transaction = ctx.db.transaction(() => {
-      const result = replaceSubmission(ctx.db, {
+    const bulk = read.bytes >= BULK_BYTES;
+    // A bulk push to a database file writes on a connection of a worker thread, beside this one.
+    const db = (bulk ? workerConnection(ctx.db)?.asDb() : undefined) ?? ctx.db;
+    const transaction = db.transaction(() => {
+      const result = replaceSubmission(db, {
         providerId: target.provider.id,
         dataSourceId: target.dataSource.id,
         template,
@@ -216,15 +220,15 @@ export async function processPayload(
         },
       });
       const all = capTexts([...warnings.map(warningText), ...result.warnings]);
-      setDataSourceStatus(ctx.db, target.dataSource.id, 'SUCCESS', at);
-      mergeProviderTypes(ctx.db, target.provider.id, result.types);
-      recordPushEvent(ctx.db, target, at, all, storedDigest(payloadGzip));
+      setDataSourceStatus(db, target.dataSource.id, 'SUCCESS', at);
+      mergeProviderTypes(db, target.provider.id, result.types);
+      recordPushEvent(db, target, at, all, storedDigest(payloadGzip));
       return all;
     });
     let texts: string[];
     try {
       // A bulk submission's pages are copied into the database file by a worker thread.
-      texts = commitOffThread(ctx.db, read.bytes >= BULK_BYTES, transaction);
+      texts = commitOffThread(ctx.db, bulk, transaction, db);
     } catch (err) {
       throw asRead ? asRead.rejected(err) : err;
     }

@@ -33,7 +33,7 @@ try {
   db = new Database(workerData.file, { timeout: workerData.timeout });
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
-  db.pragma('cache_size = -131072');
+  db.pragma('cache_size = -' + workerData.cacheKib);
 } catch (err) {
   openError = described(err);
 }

@@ -29,11 +29,18 @@ const HANDLED = 0;
 const STOPPED = 1;
 
 /** Parameter values of queued `run`s sent in one message. */
-const SEND_VALUES = 16_384;
+const SEND_VALUES = 8192;
 /** Bytes of Buffer parameters (a stored payload's pieces) queued before they are sent. */
-const SEND_BYTES = 4 * 1024 * 1024;
+const SEND_BYTES = 1024 * 1024;
 /** Messages the worker may be behind before the main thread waits for it. */
-const MAX_BEHIND = 8;
+const MAX_BEHIND = 4;
+/**
+ * The worker's young generation, in MB: what it allocates (the rows of a message) dies at once, and
+ * V8's default (up to 48 MB) would only add to the push's peak memory.
+ */
+const YOUNG_GENERATION_MB = 4;
+/** The worker connection's page cache, in KiB: the main connection's (a bulk push shrinks it). */
+const CACHE_KIB = 131_072;
 /** How long a worker may handle no message before it is taken for dead. */
 const STALL_MS = 120_000;
 
@@ -70,10 +77,12 @@ class ConnectionWorker {
         file,
         binding: createRequire(import.meta.url).resolve(SQLITE_BINDING),
         timeout: BUSY_TIMEOUT_MS,
+        cacheKib: CACHE_KIB,
         signal: this.signal.buffer,
         replies: channel.port2,
       },
       transferList: [channel.port2],
+      resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
     });
     // Idle between pushes: never keep the process up.
     this.worker.unref();
@@ -239,12 +248,16 @@ export class WorkerConnection {
   queue(statement: RemoteStatement, params: unknown[]): void {
     const first = !this.introduced.has(statement.id);
     if (first) this.introduced.add(statement.id);
-    this.queued.push(statement.id, first ? statement.source : undefined, params);
-    for (const p of params) {
+    for (let k = 0; k < params.length; k++) {
+      const p = params[k];
       if (Array.isArray(p)) this.queuedValues += p.length;
-      else if (p instanceof Uint8Array) this.queuedBytes += p.byteLength;
-      else this.queuedValues++;
+      else if (p instanceof Uint8Array) {
+        // A message copies a view's whole ArrayBuffer (a Buffer pool, a whole payload): copy the view.
+        if (p.byteLength !== p.buffer.byteLength) params[k] = Uint8Array.prototype.slice.call(p);
+        this.queuedBytes += p.byteLength;
+      } else this.queuedValues++;
     }
+    this.queued.push(statement.id, first ? statement.source : undefined, params);
     if (this.queuedValues >= SEND_VALUES || this.queuedBytes >= SEND_BYTES) this.send();
   }
 
@@ -285,7 +298,8 @@ const workers = new WeakMap<Db, ConnectionWorker>();
 
 /**
  * A connection on a worker thread to the file of `db`, for one push's transaction; undefined for an
- * in-memory database (another connection cannot see it), which keeps writing on the main thread.
+ * in-memory database (another connection cannot see it), or when no worker could open the file: the
+ * push then writes on the main thread, as a small one does.
  */
 export function workerConnection(db: Db): WorkerConnection | undefined {
   if (db.memory) return undefined;
@@ -293,6 +307,13 @@ export function workerConnection(db: Db): WorkerConnection | undefined {
   if (worker?.stopped !== undefined) worker = undefined;
   if (worker === undefined) {
     worker = new ConnectionWorker(db.name);
+    try {
+      // Opened? A worker that cannot open the file leaves the push to the main thread.
+      worker.call({ op: 'call', kind: 'pragma', sql: 'journal_mode', simple: true });
+    } catch {
+      worker.stop('the database worker thread could not open the database');
+      return undefined;
+    }
     workers.set(db, worker);
   }
   return new WorkerConnection(db.name, worker);

@@ -8,6 +8,7 @@
  *   answer of the next call (but a ROLLBACK, which it lets through).
  * - `{ op: 'call', kind: 'exec' | 'pragma' | 'get' | 'all', ... }`: answers `{ value }` or
  *   `{ error: { message, code, name } }` on the reply port.
+ * - `{ op: 'checkpoint' }`: a PASSIVE WAL checkpoint (after a bulk commit); answers nothing.
  * - `{ op: 'close' }`: closes the connection; the thread ends.
  *
  * After each message, the shared counter `signal[0]` goes up (the main thread waits on it); when
@@ -96,6 +97,12 @@ parentPort.on('message', (m) => {
       reply = { error: err === failure || err === openError ? err : described(err) };
     }
     replies.postMessage(reply);
+  } else if (m.op === 'checkpoint') {
+    try {
+      if (db) db.pragma('wal_checkpoint(PASSIVE)');
+    } catch {
+      // Left to a later checkpoint (an automatic one of the main connection).
+    }
   } else if (m.op === 'close') {
     if (db) db.close();
     replies.close();

@@ -244,6 +244,14 @@ export class WorkerConnection {
     };
   }
 
+  /**
+   * Asks the worker for a PASSIVE checkpoint (after a bulk commit, see `checkpointer.ts`) and does
+   * not wait: the next call on the worker waits for it.
+   */
+  checkpoint(): void {
+    if (this.worker.stopped === undefined) this.worker.post({ op: 'checkpoint' });
+  }
+
   /** Queues a `run` of `statement`; sends the queue when it is large enough. */
   queue(statement: RemoteStatement, params: unknown[]): void {
     const first = !this.introduced.has(statement.id);

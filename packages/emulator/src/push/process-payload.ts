@@ -204,7 +204,8 @@ export async function processPayload(
         : undefined;
     const bulk = read.bytes >= BULK_BYTES;
     // A bulk push to a database file writes on a connection of a worker thread, beside this one.
-    const db = (bulk ? workerConnection(ctx.db)?.asDb() : undefined) ?? ctx.db;
+    const worker = bulk ? workerConnection(ctx.db) : undefined;
+    const db = worker?.asDb() ?? ctx.db;
     const transaction = db.transaction(() => {
       const result = replaceSubmission(db, {
         providerId: target.provider.id,
@@ -228,7 +229,12 @@ export async function processPayload(
     let texts: string[];
     try {
       // A bulk submission's pages are copied into the database file by a worker thread.
-      texts = commitOffThread(ctx.db, bulk, transaction, db);
+      texts = commitOffThread(
+        ctx.db,
+        bulk,
+        transaction,
+        worker && { connection: db, checkpoint: () => worker.checkpoint() },
+      );
     } catch (err) {
       throw asRead ? asRead.rejected(err) : err;
     }

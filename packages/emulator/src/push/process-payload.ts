@@ -61,9 +61,26 @@ function warningText(v: Violation): string {
   return v.field ? `${v.field}: ${v.description}` : v.description;
 }
 
-function capTexts(texts: readonly string[]): string[] {
-  if (texts.length <= MAX_REPORTED) return [...texts];
-  return [...texts.slice(0, MAX_REPORTED), `... and ${texts.length - MAX_REPORTED} more warnings`];
+/** The warnings of a validation: those listed, and how many unmatched identities were only counted. */
+interface Warnings {
+  listed: Violation[];
+  unlistedIdentities: number;
+}
+
+const NO_WARNINGS: Warnings = { listed: [], unlistedIdentities: 0 };
+
+/**
+ * At most `MAX_REPORTED` warnings, then one last entry counting the rest: the warnings past the
+ * limit and the unmatched identities that were only counted (so their number is never cut off).
+ */
+function capTexts(texts: readonly string[], unlistedIdentities: number): string[] {
+  const identities =
+    unlistedIdentities > 0
+      ? `${unlistedIdentities} more identities that match no identity-provider user or group (not listed)`
+      : undefined;
+  if (texts.length <= MAX_REPORTED) return identities ? [...texts, `... and ${identities}`] : [...texts];
+  const more = `${texts.length - MAX_REPORTED} more warnings`;
+  return [...texts.slice(0, MAX_REPORTED), `... and ${identities ? `${more}, and ${identities}` : more}`];
 }
 
 /**
@@ -90,7 +107,7 @@ function validateOrThrow(
   payload: Record<string, unknown>,
   db: Db,
   input: PayloadInput,
-): Violation[] {
+): Warnings {
   const tooDeep = template === 'application' ? resourceDepthViolation(payload) : undefined;
   if (tooDeep) throw invalidArgument([tooDeep]);
   const lookup = identityLookup(db);
@@ -134,15 +151,11 @@ function warningsOf(
   warnings: readonly Violation[],
   lookup: ReturnType<typeof identityLookup>,
   input: PayloadInput,
-): Violation[] {
-  const out = warnings.map(input.mapViolation ?? ((v: Violation) => v));
-  const more = lookup.uncounted();
-  if (more > 0)
-    out.push({
-      field: '',
-      description: `... and ${more} more identities that match no identity-provider user or group (not listed)`,
-    });
-  return out;
+): Warnings {
+  return {
+    listed: warnings.map(input.mapViolation ?? ((v: Violation) => v)),
+    unlistedIdentities: lookup.uncounted(),
+  };
 }
 
 /** A full application payload: checked as the ingest reads it, inside the transaction. */
@@ -160,7 +173,7 @@ function startAsRead(ctx: EmulatorContext, payload: Record<string, unknown>, inp
      * warnings. Core's ValidationError, thrown here or while the ingest reads, becomes a 400 by
      * `rejected`.
      */
-    finish: (): Violation[] => warningsOf(checked.finish(), lookup, input),
+    finish: (): Warnings => warningsOf(checked.finish(), lookup, input),
     rejected: (err: unknown): unknown =>
       err instanceof ValidationError
         ? invalidArgument(capViolations(err.violations.map(map), input.field))
@@ -178,7 +191,7 @@ export async function processPayload(
   const { read } = input;
   try {
     let payload = read.payload;
-    let warnings: Violation[] = [];
+    let warnings = NO_WARNINGS;
     let asRead: ReturnType<typeof startAsRead> | undefined;
     let payloadGzip: StoredGzip;
     const incremental = payload.incremental_change === true && template !== 'hris';
@@ -220,7 +233,10 @@ export async function processPayload(
           if (asRead) warnings = asRead.finish();
         },
       });
-      const all = capTexts([...warnings.map(warningText), ...result.warnings]);
+      const all = capTexts(
+        [...warnings.listed.map(warningText), ...result.warnings],
+        warnings.unlistedIdentities,
+      );
       setDataSourceStatus(db, target.dataSource.id, 'SUCCESS', at);
       mergeProviderTypes(db, target.provider.id, result.types);
       recordPushEvent(db, target, at, all, storedDigest(payloadGzip));

@@ -12,8 +12,9 @@
  * worker's answer (`Atomics.wait`, then `receiveMessageOnPort`): the push stays one synchronous
  * transaction, and no other request runs on the main thread while it is open, as before.
  *
- * The main thread waits once the worker is `MAX_BEHIND` messages behind, so memory holds a few
- * batches of rows, not the graph. A worker that stops (an uncaught error, its thread ended) fails the
+ * The main thread waits once the messages the worker has not handled yet hold about `MAX_IN_FLIGHT`
+ * bytes, so memory holds some batches of rows, not the graph (enough to go on writing a payload's
+ * grants while the worker builds the node-id index). A worker that stops (an uncaught error, its thread ended) fails the
  * push with an error: its connection is closed with the thread, which rolls its transaction back, and
  * the next bulk push starts a new worker. A worker that answers nothing for `STALL_MS` is stopped.
  */
@@ -32,8 +33,11 @@ const STOPPED = 1;
 const SEND_VALUES = 8192;
 /** Bytes of Buffer parameters (a stored payload's pieces) queued before they are sent. */
 const SEND_BYTES = 1024 * 1024;
-/** Messages the worker may be behind before the main thread waits for it. */
-const MAX_BEHIND = 4;
+/**
+ * Bytes (estimated: 4 per value, plus the characters of strings) of the messages the worker may be
+ * behind before the main thread waits for it.
+ */
+const MAX_IN_FLIGHT = 8 * 1024 * 1024;
 /**
  * The worker's young generation, in MB: what it allocates (the rows of a message) dies at once, and
  * V8's default (up to 48 MB) would only add to the push's peak memory.
@@ -66,6 +70,11 @@ class ConnectionWorker {
   private readonly signal: Int32Array;
   private readonly replies: MessagePort;
   private sent = 0;
+  /** Estimated bytes of each message sent and not yet known handled, oldest first. */
+  private readonly weights: number[] = [];
+  /** The number of the message `weights[0]` is for (messages are numbered from 0 as sent). */
+  private weightsFrom = 0;
+  private inFlight = 0;
 
   constructor(file: string) {
     this.signal = new Int32Array(new SharedArrayBuffer(8));
@@ -91,28 +100,44 @@ class ConnectionWorker {
     this.worker.on('exit', () => this.stop('the database worker thread ended'));
   }
 
-  /** Sends a message the worker answers with nothing. */
-  post(message: unknown): void {
+  /** Sends a message the worker answers with nothing; `weight`: its estimated bytes. */
+  post(message: unknown, weight = 0): void {
     this.check();
     this.worker.postMessage(message);
     this.sent++;
+    this.weights.push(weight);
+    this.inFlight += weight;
   }
 
   /** Sends a call and waits for its answer. */
   call(message: unknown): unknown {
     this.post(message);
-    this.waitBehind(0);
+    this.waitAll();
     const reply = receiveMessageOnPort(this.replies)?.message as Reply | undefined;
     if (reply === undefined) throw this.fail('the database worker thread did not answer');
     if (reply.error) throw rebuilt(reply.error);
     return reply.value;
   }
 
-  /** Waits until the worker has handled all but `behind` of the messages sent. */
-  waitBehind(behind: number): void {
+  /** Waits until the worker has handled every message sent. */
+  waitAll(): void {
+    this.waitUntil((handled) => handled >= this.sent);
+  }
+
+  /** Waits until the messages the worker has not handled weigh at most `bytes`. */
+  waitInFlight(bytes: number): void {
+    this.waitUntil(() => this.inFlight <= bytes);
+  }
+
+  private waitUntil(done: (handled: number) => boolean): void {
     let handled = Atomics.load(this.signal, HANDLED);
     let since = Date.now();
-    while (this.sent - handled > behind) {
+    for (;;) {
+      while (this.weightsFrom < handled && this.weights.length > 0) {
+        this.inFlight -= this.weights.shift()!;
+        this.weightsFrom++;
+      }
+      if (done(handled)) return;
       if (Atomics.load(this.signal, STOPPED) !== 0) throw this.fail('the database worker thread stopped');
       Atomics.wait(this.signal, HANDLED, handled, 1000);
       const now = Atomics.load(this.signal, HANDLED);
@@ -154,6 +179,16 @@ class ConnectionWorker {
   }
 }
 
+/** Estimated bytes of `values` in a message: 4 per value, plus the characters of strings. */
+function weightOf(values: readonly unknown[]): number {
+  let weight = 4 * values.length;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (typeof v === 'string') weight += v.length;
+  }
+  return weight;
+}
+
 /** A prepared statement of a `WorkerConnection` (prepared in the worker when first used). */
 class RemoteStatement {
   private plucked = false;
@@ -192,6 +227,8 @@ export class WorkerConnection {
   private nextId = 0;
   private queued: unknown[] = [];
   private queuedValues = 0;
+  /** Estimated bytes of the queued runs (see `MAX_IN_FLIGHT`). */
+  private queuedWeight = 0;
   private queuedBytes = 0;
   /** Statements the worker has been sent (it keeps them until the transaction ends). */
   private readonly introduced = new Set<number>();
@@ -258,12 +295,18 @@ export class WorkerConnection {
     if (first) this.introduced.add(statement.id);
     for (let k = 0; k < params.length; k++) {
       const p = params[k];
-      if (Array.isArray(p)) this.queuedValues += p.length;
-      else if (p instanceof Uint8Array) {
+      if (Array.isArray(p)) {
+        this.queuedValues += p.length;
+        this.queuedWeight += weightOf(p as unknown[]);
+      } else if (p instanceof Uint8Array) {
         // A message copies a view's whole ArrayBuffer (a Buffer pool, a whole payload): copy the view.
         if (p.byteLength !== p.buffer.byteLength) params[k] = Uint8Array.prototype.slice.call(p);
         this.queuedBytes += p.byteLength;
-      } else this.queuedValues++;
+        this.queuedWeight += p.byteLength;
+      } else {
+        this.queuedValues++;
+        this.queuedWeight += typeof p === 'string' ? 4 + p.length : 4;
+      }
     }
     this.queued.push(statement.id, first ? statement.source : undefined, params);
     if (this.queuedValues >= SEND_VALUES || this.queuedBytes >= SEND_BYTES) this.send();
@@ -279,18 +322,22 @@ export class WorkerConnection {
     if (this.queued.length === 0) return;
     const runs = this.queued;
     const large = this.queuedBytes >= SEND_BYTES;
+    const weight = this.queuedWeight;
     this.queued = [];
     this.queuedValues = 0;
     this.queuedBytes = 0;
-    this.worker.post({ op: 'runs', runs });
+    this.queuedWeight = 0;
+    this.worker.post({ op: 'runs', runs }, weight);
     // Large Buffers (a payload's stored pieces) are held once, not a queue of them.
-    this.worker.waitBehind(large ? 0 : MAX_BEHIND);
+    if (large) this.worker.waitAll();
+    else this.worker.waitInFlight(MAX_IN_FLIGHT);
   }
 
   private rollback(nested: boolean): void {
     this.queued = [];
     this.queuedValues = 0;
     this.queuedBytes = 0;
+    this.queuedWeight = 0;
     if (!nested) this.inTransaction = false;
     if (this.worker.stopped !== undefined) return;
     try {

@@ -147,12 +147,19 @@ function writeSubmission(
 ): IngestResult {
   if (bulk) dropGraphIndexes(db);
   if (old) deleteRanges(db, old, { keepTags: true });
-  const w = new GraphWriter(db, input.dataSourceId, input.providerId);
+  // A bulk ingest builds the node-id index once the nodes are written (for an application payload,
+  // before its grants: a worker connection builds it while the main thread writes them).
+  const w = new GraphWriter(
+    db,
+    input.dataSourceId,
+    input.providerId,
+    bulk ? () => createNodeIdIndex(db) : undefined,
+  );
   const result = ingestPayload(w, input.template, input.payload, input.lastLogin);
   input.afterIngest?.();
   storeActivity(db, input.dataSourceId, input.lastLogin);
+  w.nodesDone();
   const r = w.ranges();
-  if (bulk) createNodeIdIndex(db);
   storePayload(db, input.dataSourceId, input.payloadGzip);
   db.prepare(
     `INSERT INTO submissions (data_source_id, template, payload_gzip, pushed_at, node_lo, node_hi, edge_lo, edge_hi, key_lo, key_hi)

@@ -3,8 +3,10 @@
  * file of its own next to the compiled or the TypeScript sources): one better-sqlite3 connection to
  * the database file, opened as `openDatabase` opens one. Messages:
  *
- * - `{ op: 'runs', runs: [id, sql | undefined, params, ...] }`: runs each statement (prepared at its
- *   first use, by id); answers nothing. After an error, later runs are skipped and the error is the
+ * - `{ op: 'runs', runs: [id, sql | undefined, count, ...], kinds, numbers, strings, others }`: runs
+ *   each statement (prepared at its first use, by id) with its `count` values, unpacked in order
+ *   (`packed-runs.ts`: kind 0 null, 1 number, 2 the next string, 3 the next other value); answers
+ *   nothing. After an error, later runs are skipped and the error is the
  *   answer of the next call (but a ROLLBACK, which it lets through).
  * - `{ op: 'call', kind: 'exec' | 'pragma' | 'get' | 'all', ... }`: answers `{ value }` or
  *   `{ error: { message, code, name } }` on the reply port.
@@ -82,9 +84,20 @@ function call(m) {
 parentPort.on('message', (m) => {
   if (m.op === 'runs') {
     if (failure === undefined && openError === undefined) {
-      const runs = m.runs;
+      const { runs, kinds, numbers, strings, others } = m;
+      let n = 0;
+      let s = 0;
+      let o = 0;
       try {
-        for (let i = 0; i < runs.length; i += 3) statement(runs[i], runs[i + 1]).run(...runs[i + 2]);
+        for (let i = 0; i < runs.length; i += 3) {
+          const count = runs[i + 2];
+          const args = new Array(count);
+          for (let k = 0; k < count; k++, n++) {
+            const kind = kinds[n];
+            args[k] = kind === 1 ? numbers[n] : kind === 2 ? strings[s++] : kind === 0 ? null : others[o++];
+          }
+          statement(runs[i], runs[i + 1]).run(...args);
+        }
       } catch (err) {
         failure = described(err);
       }

@@ -78,6 +78,41 @@ describe('workerConnection', () => {
     expect([metaValue('a'), metaValue('b')]).toEqual(['one', 'two']);
   });
 
+  it('binds every kind of value a run takes as the main connection does (packed for the worker)', () => {
+    db.exec('CREATE TABLE kinds (a, b, c)');
+    const rows: unknown[][] = [
+      [1, 2.5, -0],
+      ['text', '', 'ünïcode ✓'],
+      [null, 2 ** 53 - 1, 1234567890123456789n],
+      [
+        Buffer.from('blob'),
+        Buffer.from('a pooled slice of a larger buffer').subarray(2, 8),
+        new Uint8Array(0),
+      ],
+    ];
+    const conn = onWorker();
+    conn.transaction(() => {
+      const insert = conn.prepare('INSERT INTO kinds (a, b, c) VALUES (?, ?, ?)');
+      insert.run(rows[0]!);
+      insert.run(...rows[1]!);
+      insert.run(rows[2]!);
+      insert.run(...rows[3]!);
+      conn.prepare('INSERT INTO kinds (a, b, c) VALUES (@x, @y, @z)').run({ x: 'named', y: 7, z: null });
+    })();
+    const direct = openDatabase(':memory:');
+    direct.exec('CREATE TABLE kinds (a, b, c)');
+    const insert = direct.prepare('INSERT INTO kinds (a, b, c) VALUES (?, ?, ?)');
+    for (const row of rows) insert.run(row);
+    direct.prepare('INSERT INTO kinds (a, b, c) VALUES (@x, @y, @z)').run({ x: 'named', y: 7, z: null });
+    const read = (d: Db) =>
+      d
+        .prepare('SELECT typeof(a), a, typeof(b), b, typeof(c), c FROM kinds ORDER BY rowid')
+        .safeIntegers()
+        .all();
+    expect(read(db)).toEqual(read(direct));
+    direct.close();
+  });
+
   it('rolls the whole transaction back when a queued write fails, and throws its SQLite error', () => {
     const conn = onWorker();
     const insert = conn.prepare('INSERT INTO meta (key, value) VALUES (?, ?)');

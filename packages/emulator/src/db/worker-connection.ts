@@ -21,6 +21,7 @@
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { BUSY_TIMEOUT_MS, retryBusy } from './busy.js';
+import { PackedRuns } from './packed-runs.js';
 import type { Db } from './schema.js';
 import { SQLITE_BINDING } from './sqlite.js';
 import { WORKER_SOURCE } from './worker-connection-source.js';
@@ -34,10 +35,10 @@ const SEND_VALUES = 8192;
 /** Bytes of Buffer parameters (a stored payload's pieces) queued before they are sent. */
 const SEND_BYTES = 1024 * 1024;
 /**
- * Bytes (estimated: 4 per value, plus the characters of strings) of the messages the worker may be
- * behind before the main thread waits for it.
+ * Bytes (estimated, see `PackedRuns.weight`) of the messages the worker may be behind before the main
+ * thread waits for it.
  */
-const MAX_IN_FLIGHT = 8 * 1024 * 1024;
+const MAX_IN_FLIGHT = 12 * 1024 * 1024;
 /**
  * The worker's young generation, in MB: what it allocates (the rows of a message) dies at once, and
  * V8's default (up to 48 MB) would only add to the push's peak memory.
@@ -101,9 +102,9 @@ class ConnectionWorker {
   }
 
   /** Sends a message the worker answers with nothing; `weight`: its estimated bytes. */
-  post(message: unknown, weight = 0): void {
+  post(message: unknown, weight = 0, transfer: ArrayBuffer[] = []): void {
     this.check();
-    this.worker.postMessage(message);
+    this.worker.postMessage(message, transfer);
     this.sent++;
     this.weights.push(weight);
     this.inFlight += weight;
@@ -179,16 +180,6 @@ class ConnectionWorker {
   }
 }
 
-/** Estimated bytes of `values` in a message: 4 per value, plus the characters of strings. */
-function weightOf(values: readonly unknown[]): number {
-  let weight = 4 * values.length;
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (typeof v === 'string') weight += v.length;
-  }
-  return weight;
-}
-
 /** A prepared statement of a `WorkerConnection` (prepared in the worker when first used). */
 class RemoteStatement {
   private plucked = false;
@@ -225,11 +216,7 @@ export class WorkerConnection {
   readonly readonly = false;
   inTransaction = false;
   private nextId = 0;
-  private queued: unknown[] = [];
-  private queuedValues = 0;
-  /** Estimated bytes of the queued runs (see `MAX_IN_FLIGHT`). */
-  private queuedWeight = 0;
-  private queuedBytes = 0;
+  private queued = new PackedRuns(SEND_VALUES);
   /** Statements the worker has been sent (it keeps them until the transaction ends). */
   private readonly introduced = new Set<number>();
 
@@ -293,23 +280,8 @@ export class WorkerConnection {
   queue(statement: RemoteStatement, params: unknown[]): void {
     const first = !this.introduced.has(statement.id);
     if (first) this.introduced.add(statement.id);
-    for (let k = 0; k < params.length; k++) {
-      const p = params[k];
-      if (Array.isArray(p)) {
-        this.queuedValues += p.length;
-        this.queuedWeight += weightOf(p as unknown[]);
-      } else if (p instanceof Uint8Array) {
-        // A message copies a view's whole ArrayBuffer (a Buffer pool, a whole payload): copy the view.
-        if (p.byteLength !== p.buffer.byteLength) params[k] = Uint8Array.prototype.slice.call(p);
-        this.queuedBytes += p.byteLength;
-        this.queuedWeight += p.byteLength;
-      } else {
-        this.queuedValues++;
-        this.queuedWeight += typeof p === 'string' ? 4 + p.length : 4;
-      }
-    }
-    this.queued.push(statement.id, first ? statement.source : undefined, params);
-    if (this.queuedValues >= SEND_VALUES || this.queuedBytes >= SEND_BYTES) this.send();
+    this.queued.add(statement.id, first ? statement.source : undefined, params);
+    if (this.queued.values >= SEND_VALUES || this.queued.bytes >= SEND_BYTES) this.send();
   }
 
   /** Sends a call (after the queued runs) and answers the worker's answer. */
@@ -319,25 +291,18 @@ export class WorkerConnection {
   }
 
   private send(): void {
-    if (this.queued.length === 0) return;
-    const runs = this.queued;
-    const large = this.queuedBytes >= SEND_BYTES;
-    const weight = this.queuedWeight;
-    this.queued = [];
-    this.queuedValues = 0;
-    this.queuedBytes = 0;
-    this.queuedWeight = 0;
-    this.worker.post({ op: 'runs', runs }, weight);
+    if (this.queued.empty) return;
+    const packed = this.queued;
+    this.queued = new PackedRuns(SEND_VALUES);
+    const { message, transfer } = packed.take();
+    this.worker.post(message, packed.weight, transfer);
     // Large Buffers (a payload's stored pieces) are held once, not a queue of them.
-    if (large) this.worker.waitAll();
+    if (packed.bytes >= SEND_BYTES) this.worker.waitAll();
     else this.worker.waitInFlight(MAX_IN_FLIGHT);
   }
 
   private rollback(nested: boolean): void {
-    this.queued = [];
-    this.queuedValues = 0;
-    this.queuedBytes = 0;
-    this.queuedWeight = 0;
+    this.queued = new PackedRuns(SEND_VALUES);
     if (!nested) this.inTransaction = false;
     if (this.worker.stopped !== undefined) return;
     try {

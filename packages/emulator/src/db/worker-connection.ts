@@ -14,9 +14,10 @@
  *
  * The main thread waits once the messages the worker has not handled yet hold about `MAX_IN_FLIGHT`
  * bytes, so memory holds some batches of rows, not the graph (enough to go on writing a payload's
- * grants while the worker builds the node-id index). A worker that stops (an uncaught error, its thread ended) fails the
- * push with an error: its connection is closed with the thread, which rolls its transaction back, and
- * the next bulk push starts a new worker. A worker that answers nothing for `STALL_MS` is stopped.
+ * grants while the worker builds the node-id index). A worker that stops (an uncaught error, its
+ * thread ended) fails the push with an error: its connection is closed with the thread, which rolls
+ * its transaction back, and the next bulk push starts a new worker. A worker that answers nothing
+ * for `STALL_MS` is stopped.
  */
 import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';

@@ -6,6 +6,7 @@ import { CallLog } from './calls.js';
 import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import { closeCheckpointer } from './db/checkpointer.js';
+import { closeWorkerConnection } from './db/worker-connection.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
 import type { SmtpOptions } from './mail/send-mail.js';
@@ -118,6 +119,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
         (closed ??= (async () => {
           await app.close();
           await subscriptions.stop();
+          await closeWorkerConnection(db);
           await closeCheckpointer(db);
           db.close();
         })()),

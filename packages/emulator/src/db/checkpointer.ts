@@ -108,29 +108,58 @@ class Checkpointer {
 const checkpointers = new WeakMap<Db, Checkpointer>();
 
 /**
+ * Where a commit runs when it is not on `db`'s own connection: a worker connection of its file
+ * (`worker-connection.ts`), whose thread also runs the checkpoint after the commit (no second thread).
+ */
+export interface CommitVia {
+  connection: Db;
+  /** Asks for a PASSIVE checkpoint after the commit, without waiting for it. */
+  checkpoint: () => void;
+}
+
+/**
  * Runs `commit` (it commits one write transaction): when `bulk` and the database is a WAL file,
  * with SQLite's automatic checkpoint off, then asks the worker to checkpoint (after a successful
- * commit). Answers what `commit` answers.
+ * commit). Answers what `commit` answers. With `via`, the commit runs on its connection, which
+ * checkpoints itself.
  */
-export function commitOffThread<T>(db: Db, bulk: boolean, commit: () => T): T {
+export function commitOffThread<T>(db: Db, bulk: boolean, commit: () => T, via?: CommitVia): T {
   if (!bulk || db.memory || db.inTransaction || db.pragma('journal_mode', { simple: true }) !== 'wal')
     return commit();
+  if (via !== undefined) return commitWithoutAutoCheckpoint(db, via.connection, commit, via.checkpoint);
   let checkpointer = checkpointers.get(db);
   // A worker that could not start: SQLite's automatic checkpoint stays in charge.
   if (checkpointer?.dead) return commit();
-  const automatic = db.pragma('wal_autocheckpoint', { simple: true }) as number;
-  db.pragma('wal_autocheckpoint = 0');
-  try {
-    const result = commit();
+  return commitWithoutAutoCheckpoint(db, db, commit, () => {
     if (checkpointer === undefined) {
       checkpointer = new Checkpointer(db.name);
       checkpointers.set(db, checkpointer);
     }
     checkpointer.request();
-    return result;
+  });
+}
+
+/** `commit` on `connection` with its automatic checkpoint off, then `checkpoint` after success. */
+function commitWithoutAutoCheckpoint<T>(db: Db, connection: Db, commit: () => T, checkpoint: () => void): T {
+  const automatic = connection.pragma('wal_autocheckpoint', { simple: true }) as number;
+  connection.pragma('wal_autocheckpoint = 0');
+  const restore = () => {
+    try {
+      connection.pragma(`wal_autocheckpoint = ${automatic}`);
+    } catch (err) {
+      // A worker connection that stopped has no setting left to restore (its error is thrown).
+      if (connection === db) throw err;
+    }
+  };
+  let result: T;
+  try {
+    result = commit();
   } finally {
-    db.pragma(`wal_autocheckpoint = ${automatic}`);
+    // Before the checkpoint: a worker connection would answer the pragma only after it.
+    restore();
   }
+  checkpoint();
+  return result;
 }
 
 /** Resolves once the checkpoints requested for `db` are done (at once when none were). */

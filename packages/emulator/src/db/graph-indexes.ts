@@ -22,9 +22,13 @@ export function dropGraphIndexes(db: Db): void {
   for (const [name] of [NODE_ID_INDEX, ...QUERY_INDEXES]) db.exec(`DROP INDEX IF EXISTS ${name}`);
 }
 
-/** Builds the node-id index again (fails on a duplicate id). Call inside the ingest's transaction. */
+/**
+ * Builds the node-id index again (fails on a duplicate id). Call inside the ingest's transaction.
+ * A statement `run`, not `exec`: on a worker connection it is queued like the rows, so the main
+ * thread goes on (writing the grants) while the worker builds it.
+ */
 export function createNodeIdIndex(db: Db): void {
-  db.exec(`CREATE ${NODE_ID_INDEX[1]}`);
+  db.prepare(`CREATE ${NODE_ID_INDEX[1]}`).run();
 }
 
 /** Whether every node-query index exists. */

@@ -196,6 +196,8 @@ export function ingestApplication(
     // while the grants are written.
     a.local_users = a.local_groups = a.local_roles = a.local_access_creds = a.resources = null;
   }
+  // Grants are edges only: every node is written.
+  w.nodesDone();
   writeGrants(w, apps, payload.identity_to_permissions ?? [], warnings);
   return {
     warnings,

@@ -75,7 +75,19 @@ export class GraphWriter {
   /** Count of nodes per type, for the push summary. */
   readonly typeCounts = new Map<string, number>();
 
-  constructor(db: Db, dataSourceId: string, providerId: string) {
+  /** Whether `nodesDone` ran. */
+  private nodesEnded = false;
+
+  /**
+   * `onNodesDone` runs once, when the caller says no more nodes come (`nodesDone`), after the nodes
+   * are written: a bulk ingest builds the node-id index then, while the edges are still coming.
+   */
+  constructor(
+    db: Db,
+    dataSourceId: string,
+    providerId: string,
+    private readonly onNodesDone?: () => void,
+  ) {
     this.scope = `${providerId}/${dataSourceId}`;
     // The data source id is the same in every row: a literal of the statement, not a parameter
     // (binding it costs about a tenth of a node insert).
@@ -152,6 +164,19 @@ export class GraphWriter {
     this.nodeBatch = [];
     for (let i = 0; i < this.edgeBatch.length; i += 7) this.insertEdge.run(this.edgeBatch.slice(i, i + 7));
     this.edgeBatch = [];
+  }
+
+  /**
+   * Says that no more nodes come (more may, at a cost: the index built meanwhile is kept up to
+   * date): writes those batched and runs `onNodesDone`, once.
+   */
+  nodesDone(): void {
+    if (this.nodesEnded) return;
+    this.nodesEnded = true;
+    for (let i = 0; i < this.nodeBatch.length; i += NODE_PARAMS)
+      this.insertNode.run(this.nodeBatch.slice(i, i + NODE_PARAMS));
+    this.nodeBatch = [];
+    this.onNodesDone?.();
   }
 
   /** Records a name, email or identity an identity-provider entity can be matched by. */

@@ -21,6 +21,7 @@ import {
 import type { EmulatorContext } from '../context.js';
 import { commitOffThread } from '../db/checkpointer.js';
 import type { Db } from '../db/schema.js';
+import { workerConnection } from '../db/worker-connection.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
 import { mergeProviderTypes } from '../store/providers.js';
@@ -60,9 +61,26 @@ function warningText(v: Violation): string {
   return v.field ? `${v.field}: ${v.description}` : v.description;
 }
 
-function capTexts(texts: readonly string[]): string[] {
-  if (texts.length <= MAX_REPORTED) return [...texts];
-  return [...texts.slice(0, MAX_REPORTED), `... and ${texts.length - MAX_REPORTED} more warnings`];
+/** The warnings of a validation: those listed, and how many unmatched identities were only counted. */
+interface Warnings {
+  listed: Violation[];
+  unlistedIdentities: number;
+}
+
+const NO_WARNINGS: Warnings = { listed: [], unlistedIdentities: 0 };
+
+/**
+ * At most `MAX_REPORTED` warnings, then one last entry counting the rest: the warnings past the
+ * limit and the unmatched identities that were only counted (so their number is never cut off).
+ */
+function capTexts(texts: readonly string[], unlistedIdentities: number): string[] {
+  const identities =
+    unlistedIdentities > 0
+      ? `${unlistedIdentities} more identities that match no identity-provider user or group (not listed)`
+      : undefined;
+  if (texts.length <= MAX_REPORTED) return identities ? [...texts, `... and ${identities}`] : [...texts];
+  const more = `${texts.length - MAX_REPORTED} more warnings`;
+  return [...texts.slice(0, MAX_REPORTED), `... and ${identities ? `${more}, and ${identities}` : more}`];
 }
 
 /**
@@ -89,7 +107,7 @@ function validateOrThrow(
   payload: Record<string, unknown>,
   db: Db,
   input: PayloadInput,
-): Violation[] {
+): Warnings {
   const tooDeep = template === 'application' ? resourceDepthViolation(payload) : undefined;
   if (tooDeep) throw invalidArgument([tooDeep]);
   const lookup = identityLookup(db);
@@ -133,15 +151,11 @@ function warningsOf(
   warnings: readonly Violation[],
   lookup: ReturnType<typeof identityLookup>,
   input: PayloadInput,
-): Violation[] {
-  const out = warnings.map(input.mapViolation ?? ((v: Violation) => v));
-  const more = lookup.uncounted();
-  if (more > 0)
-    out.push({
-      field: '',
-      description: `... and ${more} more identities that match no identity-provider user or group (not listed)`,
-    });
-  return out;
+): Warnings {
+  return {
+    listed: warnings.map(input.mapViolation ?? ((v: Violation) => v)),
+    unlistedIdentities: lookup.uncounted(),
+  };
 }
 
 /** A full application payload: checked as the ingest reads it, inside the transaction. */
@@ -159,7 +173,7 @@ function startAsRead(ctx: EmulatorContext, payload: Record<string, unknown>, inp
      * warnings. Core's ValidationError, thrown here or while the ingest reads, becomes a 400 by
      * `rejected`.
      */
-    finish: (): Violation[] => warningsOf(checked.finish(), lookup, input),
+    finish: (): Warnings => warningsOf(checked.finish(), lookup, input),
     rejected: (err: unknown): unknown =>
       err instanceof ValidationError
         ? invalidArgument(capViolations(err.violations.map(map), input.field))
@@ -177,7 +191,7 @@ export async function processPayload(
   const { read } = input;
   try {
     let payload = read.payload;
-    let warnings: Violation[] = [];
+    let warnings = NO_WARNINGS;
     let asRead: ReturnType<typeof startAsRead> | undefined;
     let payloadGzip: StoredGzip;
     const incremental = payload.incremental_change === true && template !== 'hris';
@@ -201,8 +215,12 @@ export async function processPayload(
       template === 'application'
         ? lastLoginLookup(ctx.db, { dataSourceId: target.dataSource.id, payload, replay: incremental })
         : undefined;
-    const transaction = ctx.db.transaction(() => {
-      const result = replaceSubmission(ctx.db, {
+    const bulk = read.bytes >= BULK_BYTES;
+    // A bulk push to a database file writes on a connection of a worker thread, beside this one.
+    const worker = bulk ? workerConnection(ctx.db) : undefined;
+    const db = worker?.asDb() ?? ctx.db;
+    const transaction = db.transaction(() => {
+      const result = replaceSubmission(db, {
         providerId: target.provider.id,
         dataSourceId: target.dataSource.id,
         template,
@@ -215,16 +233,24 @@ export async function processPayload(
           if (asRead) warnings = asRead.finish();
         },
       });
-      const all = capTexts([...warnings.map(warningText), ...result.warnings]);
-      setDataSourceStatus(ctx.db, target.dataSource.id, 'SUCCESS', at);
-      mergeProviderTypes(ctx.db, target.provider.id, result.types);
-      recordPushEvent(ctx.db, target, at, all, storedDigest(payloadGzip));
+      const all = capTexts(
+        [...warnings.listed.map(warningText), ...result.warnings],
+        warnings.unlistedIdentities,
+      );
+      setDataSourceStatus(db, target.dataSource.id, 'SUCCESS', at);
+      mergeProviderTypes(db, target.provider.id, result.types);
+      recordPushEvent(db, target, at, all, storedDigest(payloadGzip));
       return all;
     });
     let texts: string[];
     try {
       // A bulk submission's pages are copied into the database file by a worker thread.
-      texts = commitOffThread(ctx.db, read.bytes >= BULK_BYTES, transaction);
+      texts = commitOffThread(
+        ctx.db,
+        bulk,
+        transaction,
+        worker && { connection: db, checkpoint: () => worker.checkpoint() },
+      );
     } catch (err) {
       throw asRead ? asRead.rejected(err) : err;
     }

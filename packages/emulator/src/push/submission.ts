@@ -61,12 +61,21 @@ export function storedPayloadText(
   return { text: json.toString('utf8') };
 }
 
-/** Stores `stored` as the data source's payload, one piece (one row) at a time. */
+/**
+ * Most bytes of the stored payload in one row: a GZIP push's stored copy is one buffer (17 MB for
+ * bench-app-1000000), which SQLite (and a worker connection's message) would otherwise copy whole.
+ */
+const ROW_BYTES = 1024 * 1024;
+
+/** Stores `stored` as the data source's payload, in rows of at most `ROW_BYTES`, one at a time. */
 function storePayload(db: Db, dataSourceId: string, stored: StoredGzip): void {
   db.prepare('DELETE FROM submission_parts WHERE data_source_id = ?').run(dataSourceId);
   const insert = db.prepare('INSERT INTO submission_parts (data_source_id, seq, data) VALUES (?, ?, ?)');
   let seq = 0;
-  for (const piece of stored.pieces()) insert.run(dataSourceId, ++seq, piece);
+  for (const piece of stored.pieces()) {
+    for (let at = 0; at < piece.length; at += ROW_BYTES)
+      insert.run(dataSourceId, ++seq, piece.subarray(at, at + ROW_BYTES));
+  }
 }
 
 export interface ReplaceInput {
@@ -100,16 +109,21 @@ const BYTES_PER_NODE = 250;
  */
 function rebuildIndex(db: Db, replacedNodes: number, payloadBytes: number): boolean {
   if (payloadBytes < BULK_BYTES) return false;
-  const total = db.prepare<[], number>('SELECT count(*) FROM nodes').pluck().get() ?? 0;
+  // Every node is in the range of one submission: counted without reading the graph's pages.
+  const total =
+    db.prepare<[], number | null>('SELECT sum(node_hi - node_lo + 1) FROM submissions').pluck().get() ?? 0;
   return payloadBytes / BYTES_PER_NODE + replacedNodes > total - replacedNodes;
 }
 
 /**
- * Page cache of a file database while a bulk submission is written, in KiB. The rows are appended
- * (the node-id index is rebuilt after), so a small cache costs no measurable time (bench-app-300000:
- * the same CPU time as with the usual 128 MiB) and keeps 100-140 MB off the process's peak memory.
+ * Page cache of a file database while a bulk submission is written, in KiB (it also bounds the
+ * sorter that builds the node-id index). The rows are appended (the node-id index is rebuilt
+ * after), so a small cache costs no measurable time (bench-app-300000: the same CPU time as with the
+ * usual 128 MiB; bench-app-1000000: the same with 1 MiB as with 8) and keeps 100-140 MB off the
+ * process's peak memory (1 MiB instead of 8: about 15 MB more, the pages and sorter of the worker
+ * connection's thread, `db/worker-connection.ts`).
  */
-const BULK_CACHE_KIB = 8 * 1024;
+const BULK_CACHE_KIB = 1024;
 
 /** Replaces the submission's graph and payload. Call inside a transaction. */
 export function replaceSubmission(db: Db, input: ReplaceInput): IngestResult {
@@ -133,12 +147,19 @@ function writeSubmission(
 ): IngestResult {
   if (bulk) dropGraphIndexes(db);
   if (old) deleteRanges(db, old, { keepTags: true });
-  const w = new GraphWriter(db, input.dataSourceId, input.providerId);
+  // A bulk ingest builds the node-id index once the nodes are written (for an application payload,
+  // before its grants: a worker connection builds it while the main thread writes them).
+  const w = new GraphWriter(
+    db,
+    input.dataSourceId,
+    input.providerId,
+    bulk ? () => createNodeIdIndex(db) : undefined,
+  );
   const result = ingestPayload(w, input.template, input.payload, input.lastLogin);
   input.afterIngest?.();
   storeActivity(db, input.dataSourceId, input.lastLogin);
+  w.nodesDone();
   const r = w.ranges();
-  if (bulk) createNodeIdIndex(db);
   storePayload(db, input.dataSourceId, input.payloadGzip);
   db.prepare(
     `INSERT INTO submissions (data_source_id, template, payload_gzip, pushed_at, node_lo, node_hi, edge_lo, edge_hi, key_lo, key_hi)

@@ -88,34 +88,44 @@ function expected(prefix: string, level: number, granted: boolean): Row[] {
   })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** Runs `check` against an emulator on `:memory:` (the graph written on the main thread) and on a file (on a worker). */
+function inBothDatabases(check: (h: () => Harness) => void): void {
+  describe('in memory', () => check(useEmulator()));
+  describe('in a database file (written by a worker thread)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oaa-bulk-ingest-'));
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+    check(useEmulator({ dbPath: join(dir, 'emulator.db') }));
+  });
+}
+
 describe('bulk ingest with node-query indexes built on first query', () => {
-  const h = useEmulator();
+  inBothDatabases((h) => {
+    it('answers node queries after bulk pushes, a rejected one (previous graph kept) and a replacing one', async () => {
+      const t = await h().target('application');
+      expect((await h().push(t.base, bulkPayload('a'), { gzip: true })).status).toBe(200);
+      expect(await atLevel(h(), 7)).toEqual(expected('a', 7, true));
+      expect(await atLevel(h(), 8)).toEqual([]);
+      expect(await atLevel(h(), 8, false)).toEqual(expected('a', 8, false));
 
-  it('answers node queries after bulk pushes, a rejected one (previous graph kept) and a replacing one', async () => {
-    const t = await h().target('application');
-    expect((await h().push(t.base, bulkPayload('a'), { gzip: true })).status).toBe(200);
-    expect(await atLevel(h(), 7)).toEqual(expected('a', 7, true));
-    expect(await atLevel(h(), 8)).toEqual([]);
-    expect(await atLevel(h(), 8, false)).toEqual(expected('a', 8, false));
+      // Bulk too, and rejected by its last user, after the others were written.
+      const bad = bulkPayload('b');
+      const app = (bad.applications as { local_users: Record<string, unknown>[] }[])[0]!;
+      app.local_users.push({ name: 'b0', identities: ['again@example.com'] });
+      const refused = await h().push(t.base, bad, { gzip: true });
+      expect(refused.status).toBe(400);
+      expect(violations(refused.body).map((v) => v.field)).toEqual([
+        `applications[0].local_users[${USERS}].name`,
+      ]);
+      expect(await atLevel(h(), 7)).toEqual(expected('a', 7, true));
+      const explained = await h().call('POST', '/_emulator/access', { identity: 'a407' });
+      expect(explained.status, JSON.stringify(explained.body)).toBe(200);
+      expect(JSON.stringify(explained.body)).toContain('DataRead');
 
-    // Bulk too, and rejected by its last user, after the others were written.
-    const bad = bulkPayload('b');
-    const app = (bad.applications as { local_users: Record<string, unknown>[] }[])[0]!;
-    app.local_users.push({ name: 'b0', identities: ['again@example.com'] });
-    const refused = await h().push(t.base, bad, { gzip: true });
-    expect(refused.status).toBe(400);
-    expect(violations(refused.body).map((v) => v.field)).toEqual([
-      `applications[0].local_users[${USERS}].name`,
-    ]);
-    expect(await atLevel(h(), 7)).toEqual(expected('a', 7, true));
-    const explained = await h().call('POST', '/_emulator/access', { identity: 'a407' });
-    expect(explained.status, JSON.stringify(explained.body)).toBe(200);
-    expect(JSON.stringify(explained.body)).toContain('DataRead');
-
-    expect((await h().push(t.base, bulkPayload('c'), { gzip: true })).status).toBe(200);
-    expect(await atLevel(h(), 7)).toEqual(expected('c', 7, true));
-    expect(await atLevel(h(), 9, false)).toEqual(expected('c', 9, false));
-  }, 300_000);
+      expect((await h().push(t.base, bulkPayload('c'), { gzip: true })).status).toBe(200);
+      expect(await atLevel(h(), 7)).toEqual(expected('c', 7, true));
+      expect(await atLevel(h(), 9, false)).toEqual(expected('c', 9, false));
+    }, 300_000);
+  });
 });
 
 describe('bulk ingest into a database file', () => {

@@ -14,6 +14,25 @@ describe('push', () => {
     ]);
   });
 
+  it('lists 1000 unmatched identities and counts the rest in one last warning', async () => {
+    const t = await h().target();
+    const payload = samplePayload();
+    const app = (payload.applications as { local_users: Record<string, unknown>[] }[])[0]!;
+    app.local_users = Array.from({ length: 1003 }, (_, i) => ({
+      name: `u${i}`,
+      identities: [`u${i}@example.com`],
+    }));
+    payload.identity_to_permissions = [];
+    const r = await h().push(t.base, payload);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const messages = (r.body.warnings as { message: string }[]).map((w) => w.message);
+    expect(messages).toHaveLength(1001);
+    expect(messages[999]).toContain('Cannot find identity by names "u999@example.com"');
+    expect(messages[1000]).toBe(
+      '... and 3 more identities that match no identity-provider user or group (not listed)',
+    );
+  });
+
   it('accepts a gzip + base64 payload', async () => {
     const t = await h().target();
     const r = await h().push(t.base, samplePayload(), { gzip: true });

@@ -92,6 +92,24 @@ describe('jsonChunks with iterables in array positions', () => {
     );
   });
 
+  it('writes an object literal with fields as a record even when it is iterable, however it is walked', async () => {
+    const value = () => ({
+      x: {
+        a: 1,
+        *[Symbol.iterator]() {
+          yield 2;
+        },
+      },
+      y: {
+        *[Symbol.iterator]() {
+          yield 3;
+        },
+      },
+    });
+    for (const maxSyncBytes of [0, 1, 1 << 20])
+      expect(await serialize(value(), { maxSyncBytes })).toBe('{"x":{"a":1},"y":[3]}');
+  });
+
   it('writes empty and nested iterables', async () => {
     async function* none(): AsyncGenerator<unknown> {}
     async function* pages(): AsyncGenerator<unknown> {

@@ -32,11 +32,30 @@ export function isOmitted(x: unknown): boolean {
 /** How the walker writes an object value that the synchronous encoder handed back. */
 export type ContainerKind = 'array' | 'iterable' | 'async-iterable' | 'record' | 'boxed';
 
-/** Classifies a resolved object; boxed primitives (`new String('x')`) unwrap as JSON.stringify does. */
+/** Whether `x` has an iterator or an async iterator, of its own or inherited. */
+export function isIterableObject(x: object): boolean {
+  return (
+    typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function' ||
+    typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'
+  );
+}
+
+function hasOwnField(x: object): boolean {
+  for (const k in x) if (Object.prototype.hasOwnProperty.call(x, k)) return true;
+  return false;
+}
+
+/**
+ * Classifies a resolved object; boxed primitives (`new String('x')`) unwrap as JSON.stringify does.
+ * A plain object (an object literal) is a record when it has a field of its own, even if it is
+ * iterable too; an iterable one without fields (`{ *[Symbol.iterator]() {...} }`) is a list.
+ */
 export function containerKind(x: object): ContainerKind {
   if (Array.isArray(x)) return 'array';
   if (x instanceof Number || x instanceof String || x instanceof Boolean || x instanceof BigInt)
     return 'boxed';
+  const proto: unknown = Object.getPrototypeOf(x);
+  if ((proto === Object.prototype || proto === null) && hasOwnField(x)) return 'record';
   if (typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function')
     return 'async-iterable';
   if (typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function') return 'iterable';

@@ -53,7 +53,7 @@ function streamify(value: unknown, forms: Form[], counter = { i: 0 }): unknown {
       case 'async-literal':
         return {
           async *[Symbol.asyncIterator]() {
-            yield* items;
+            for (const item of items) yield await Promise.resolve(item);
           },
         };
     }

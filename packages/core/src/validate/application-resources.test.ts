@@ -60,8 +60,11 @@ describe('ResourceIndex', () => {
   it('resolves the same references when lists alternate between arrays and streamed lists', () => {
     // Read once, like a streamed collection; the index keeps what it needs of the resources.
     const streamAt = (list: readonly Resource[], depth: number, parity: number): Iterable<Resource> => {
-      const items = list.map((r) =>
-        r.sub_resources ? { ...r, sub_resources: streamAt(r.sub_resources, depth + 1, parity) } : r,
+      // A streamed sub-resource list stands where the schema's type has an array.
+      const items = list.map((r): Resource =>
+        r.sub_resources
+          ? { ...r, sub_resources: streamAt(r.sub_resources, depth + 1, parity) as Resource[] }
+          : r,
       );
       if (depth % 2 !== parity) return items;
       return {

@@ -94,7 +94,7 @@ describe('StateStore', () => {
   it('reads back keys and labels that hold tabs, line breaks, quotes, backslashes and non-ASCII text', async () => {
     const names = ['tab\there', 'line\nbreak', 'cr\rhere', 'say "hi"', 'back\\slash', 'Zoë', '名前', 'plain'];
     // With a name other than the id (a label on the line), and without (no label).
-    const employees = [
+    const employees: { id: string; name?: string }[] = [
       ...names.map((name, i) => ({ id: `${name}-${i}`, name })),
       ...names.map((name) => ({ id: name })),
     ];

@@ -18,9 +18,11 @@ export interface IndexedEntity {
   readonly key: string;
 }
 
-const SEPARATOR = '\u0000';
+/** Between a key field's name and its value in a key (`name\u0000bob`). */
+export const KEY_SEPARATOR = '\u0000';
 
-function keyValue(value: unknown): string | undefined {
+/** What a key field's value reads as in a key: a non-empty string lower-cased, a finite number. */
+export function keyText(value: unknown): string | undefined {
   if (typeof value === 'string') return value === '' ? undefined : value.toLowerCase();
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
   return undefined;
@@ -30,19 +32,19 @@ function keyValue(value: unknown): string | undefined {
 export function keyOf(spec: KindSpec, entity: JsonObject): string | undefined {
   const rule = spec.key;
   if ('pair' in rule) {
-    const id = keyValue(entity[rule.pair.id]);
-    return id === undefined ? undefined : `${keyValue(entity[rule.pair.type]) ?? ''}:${id}`;
+    const id = keyText(entity[rule.pair.id]);
+    return id === undefined ? undefined : `${keyText(entity[rule.pair.type]) ?? ''}:${id}`;
   }
   for (const field of rule.first) {
-    const value = keyValue(entity[field]);
-    if (value !== undefined) return `${field}${SEPARATOR}${value}`;
+    const value = keyText(entity[field]);
+    if (value !== undefined) return `${field}${KEY_SEPARATOR}${value}`;
   }
   return undefined;
 }
 
 /** A key for people: the lower-cased key value, e.g. `bob`, or `local_user:bob` for a pair key. */
 export function displayKey(spec: KindSpec, key: string): string {
-  return 'pair' in spec.key ? key : key.slice(key.indexOf(SEPARATOR) + 1);
+  return 'pair' in spec.key ? key : key.slice(key.indexOf(KEY_SEPARATOR) + 1);
 }
 
 /** The last-resort key field, where a violation about a missing key points. */

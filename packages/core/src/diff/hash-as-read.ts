@@ -17,6 +17,7 @@ import {
 import { DIGEST_VERSION } from './digest.js';
 import { encodeHeader, hashOwn } from './entity-parts.js';
 import { hex32 } from './hash128.js';
+import { KEY_SEPARATOR, keyText } from './entity-key.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
 import { nestedHash, type NestedSet } from './nested-hash.js';
@@ -87,7 +88,6 @@ export interface HashAsRead {
 }
 
 const SCOPE_SEPARATOR = '\u0001';
-const KEY_SEPARATOR = '\u0000';
 const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
 /** `field + NUL` per key field name; the last pair type seen and its prefix (`type:`). */
 const FIELD_PREFIXES = new Map<string, string>();
@@ -107,13 +107,6 @@ function typePrefix(type: string): string {
     lastTypePrefix = `${type}:`;
   }
   return lastTypePrefix;
-}
-
-/** What a key field's value reads as in a key: a non-empty string lower-cased, a finite number. */
-function keyText(value: unknown): string | undefined {
-  if (typeof value === 'string') return value === '' ? undefined : value.toLowerCase();
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return undefined;
 }
 
 /** The one `EntityHash` handed to `onEntity`, filled again per entity. */

@@ -8,11 +8,9 @@
  * writers go on meanwhile; another commit's automatic checkpoint waits for no lock and skips while
  * one runs). Small commits keep SQLite's automatic checkpoint.
  */
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { BUSY_TIMEOUT_MS } from './busy.js';
 import type { Db } from './schema.js';
-import { SQLITE_BINDING } from './sqlite.js';
+import { sqliteWorkerData } from './sqlite.js';
 
 /** The worker: one connection to the file; checkpoints on each message, closes on `close`. */
 const WORKER_SOURCE = `
@@ -45,14 +43,7 @@ class Checkpointer {
   private readonly exited: Promise<void>;
 
   constructor(file: string) {
-    this.worker = new Worker(WORKER_SOURCE, {
-      eval: true,
-      workerData: {
-        file,
-        binding: createRequire(import.meta.url).resolve(SQLITE_BINDING),
-        timeout: BUSY_TIMEOUT_MS,
-      },
-    });
+    this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: sqliteWorkerData(file) });
     // A checkpoint left undone is done by a later commit's automatic one: never keep the process up.
     this.worker.unref();
     this.worker.on('message', () => this.settle(1));

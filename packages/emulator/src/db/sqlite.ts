@@ -7,6 +7,7 @@
  */
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { BUSY_TIMEOUT_MS } from './busy.js';
 
 const require = createRequire(import.meta.url);
 const major = Number(process.versions.node.split('.')[0]);
@@ -16,3 +17,12 @@ export const SQLITE_BINDING = major >= 22 ? 'better-sqlite3-napi' : 'better-sqli
 
 /** The `better-sqlite3` constructor suited to the running Node. */
 export const Database = require(SQLITE_BINDING) as typeof BetterSqlite3;
+
+/**
+ * What a worker thread needs to open its own connection to the database `file` as `openDatabase`
+ * does: the file, where the binding is, and the busy timeout. Worker code (run with `eval`) loads
+ * the binding from that path.
+ */
+export function sqliteWorkerData(file: string): { file: string; binding: string; timeout: number } {
+  return { file, binding: require.resolve(SQLITE_BINDING), timeout: BUSY_TIMEOUT_MS };
+}

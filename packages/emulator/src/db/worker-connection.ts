@@ -19,12 +19,11 @@
  * its transaction back, and the next bulk push starts a new worker. A worker that answers nothing
  * for `STALL_MS` is stopped.
  */
-import { createRequire } from 'node:module';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { BUSY_TIMEOUT_MS, retryBusy } from './busy.js';
+import { retryBusy } from './busy.js';
 import { PackedRuns } from './packed-runs.js';
 import type { Db } from './schema.js';
-import { SQLITE_BINDING } from './sqlite.js';
+import { sqliteWorkerData } from './sqlite.js';
 import { WORKER_SOURCE } from './worker-connection-source.js';
 
 /** Slots of the shared counters: messages the worker handled, and whether it stopped. */
@@ -85,9 +84,7 @@ class ConnectionWorker {
     this.worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
-        file,
-        binding: createRequire(import.meta.url).resolve(SQLITE_BINDING),
-        timeout: BUSY_TIMEOUT_MS,
+        ...sqliteWorkerData(file),
         cacheKib: CACHE_KIB,
         signal: this.signal.buffer,
         replies: channel.port2,

@@ -12,7 +12,6 @@
  * (`snapshot-*.json.gz`, the gzip payload itself) are read by hashing that payload.
  */
 import { once } from 'node:events';
-import { StringDecoder } from 'node:string_decoder';
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
@@ -46,10 +45,16 @@ export const OWN_HASH_LENGTH = 16;
 
 /** An own hash (16 hex digits) as a number: its first 52 bits, exact in a double; NaN if not hex. */
 export function ownNumber(own: string): number {
-  // Digit by digit: `parseInt(own.slice(0, 13), 16)` costs a string and a parse per entity.
+  const bytes = Buffer.from(own, 'utf8');
+  return bytes.length < 13 ? Number.NaN : ownIn(bytes, 0);
+}
+
+/** The first 52 bits of the hex digits at `from` (see `ownNumber`); NaN if they are not hex. */
+function ownIn(bytes: Uint8Array, from: number): number {
+  // Digit by digit: `parseInt(text.slice(0, 13), 16)` costs a string and a parse per entity.
   let n = 0;
-  for (let i = 0; i < 13; i++) {
-    const c = own.charCodeAt(i);
+  for (let i = from; i < from + 13; i++) {
+    const c = bytes[i]!;
     const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
     if (d < 0) return Number.NaN;
     n = n * 16 + d;
@@ -283,126 +288,30 @@ export class EntityHashWriter {
   }
 }
 
-/** The lines of gzip `data`, decoded as UTF-8, a chunk's worth at a time. */
-async function* gzipLines(data: Buffer): AsyncGenerator<string[]> {
-  let carry = '';
-  const decoder = new StringDecoder('utf8');
+/**
+ * The gunzipped bytes of `data`, a chunk at a time, with the ranges of the whole lines in them
+ * (`[from, to, from, to, ...]`, line breaks left out): no string is made for a line.
+ */
+async function* gunzippedLines(data: Buffer): AsyncGenerator<{ bytes: Buffer; lines: number[] }> {
+  let carry: Buffer | undefined;
   for await (const chunk of Readable.from([data]).pipe(createGunzip({ chunkSize: 256 * 1024 }))) {
-    const lines = (carry + decoder.write(chunk as Buffer)).split('\n');
-    carry = lines.pop()!;
-    yield lines;
+    const bytes = carry === undefined ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
+    const lines: number[] = [];
+    let start = 0;
+    for (let nl = bytes.indexOf(0x0a, start); nl >= 0; nl = bytes.indexOf(0x0a, start)) {
+      lines.push(start, nl);
+      start = nl + 1;
+    }
+    carry = start < bytes.length ? bytes.subarray(start) : undefined;
+    yield { bytes, lines };
   }
-  const rest = carry + decoder.end();
-  if (rest !== '') yield [rest];
+  if (carry !== undefined) yield { bytes: carry, lines: [0, carry.length] };
 }
 
 /** What the first and last lines of a snapshot tell. */
 interface HashLines {
   comparable: boolean;
   header: string;
-}
-
-/** A whole number of decimal digits in `line` from `from` to `to`; NaN if there is none. */
-function digitsAt(line: string, from: number, to: number): number {
-  if (to <= from || to - from > 15) return Number.NaN;
-  let n = 0;
-  for (let i = from; i < to; i++) {
-    const d = line.charCodeAt(i) - 0x30;
-    if (d < 0 || d > 9) return Number.NaN;
-    n = n * 10 + d;
-  }
-  return n;
-}
-
-/**
- * Reads the lines of a snapshot one at a time, without splitting them into fields: after
- * `read(line)` returns true, the entity's fields are in `kind`, `scope`, `key`, `own` (and
- * `label` when labels are wanted). Other lines (the first, scopes, the last) it takes in itself.
- * Throws with the reason for a line it cannot read.
- */
-class LineReader {
-  kind: EntityKind = 'applications';
-  scope = '';
-  key = '';
-  own = 0;
-  label = '';
-  started = false;
-  ended = false;
-  private readonly scopes: string[] = [];
-
-  constructor(
-    private readonly withLabels: boolean,
-    private readonly info: HashLines,
-  ) {}
-
-  read(line: string): boolean {
-    if (line === '') return false;
-    if (!this.started) {
-      const first = JSON.parse(line) as { format?: unknown };
-      const older = typeof first.format === 'string' && OLDER_FORMATS.has(first.format);
-      if (first.format !== ENTITY_HASHES_FORMAT && !older)
-        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
-      this.info.comparable = !older;
-      this.started = true;
-      return false;
-    }
-    if (line.charCodeAt(1) === 0x09) {
-      if (line.startsWith('H\t')) {
-        this.info.header = line.slice(2);
-        this.ended = true;
-        return false;
-      }
-      if (line.startsWith('S\t')) {
-        this.scopes.push(JSON.parse(line.slice(2)) as string);
-        return false;
-      }
-    }
-    // kind <TAB> scope <TAB> own hash <TAB> key [<TAB> label]
-    const t1 = line.indexOf('\t');
-    const t2 = t1 < 0 ? -1 : line.indexOf('\t', t1 + 1);
-    const t3 = t2 < 0 ? -1 : line.indexOf('\t', t2 + 1);
-    const kind = ENTITY_KINDS[digitsAt(line, 0, t1)];
-    const scope = this.scopes[digitsAt(line, t1 + 1, t2)];
-    const own = t3 - t2 - 1 === OWN_HASH_LENGTH ? ownNumber(line.slice(t2 + 1, t3)) : Number.NaN;
-    if (kind === undefined || scope === undefined || Number.isNaN(own))
-      throw new Error(`unreadable line ${JSON.stringify(line.slice(0, 200))}`);
-    const t4 = line.indexOf('\t', t3 + 1);
-    this.kind = kind;
-    this.scope = scope;
-    this.own = own;
-    this.key = unfield(t4 < 0 ? line.slice(t3 + 1) : line.slice(t3 + 1, t4));
-    if (this.withLabels) this.label = t4 < 0 ? keyValue(this.key) : unfield(line.slice(t4 + 1));
-    return true;
-  }
-
-  /** The scope numbered `n` by a line read before, if any. */
-  scopeAt(n: number): string | undefined {
-    return this.scopes[n];
-  }
-
-  /** Throws when the file ended before its first or last line. */
-  close(): void {
-    if (!this.started) throw new Error('the file is empty');
-    if (!this.ended) throw new Error('the file ends before its last line (no header hash)');
-  }
-}
-
-/**
- * The entities of a snapshot of format v1-v4, a chunk's worth at a time, with their labels, for
- * the names of removed ones.
- */
-async function* hashLineBatches(data: Buffer, info: HashLines): AsyncGenerator<PreviousEntity[]> {
-  const reader = new LineReader(true, info);
-  for await (const lines of gzipLines(data)) {
-    const batch: PreviousEntity[] = [];
-    for (const line of lines) {
-      if (!reader.read(line)) continue;
-      const { kind, scope, key, own, label } = reader;
-      batch.push({ kind, scope, key, own, label });
-    }
-    yield batch;
-  }
-  reader.close();
 }
 
 /** A whole number of decimal digits in bytes `from` to `to`; NaN if there is none. */
@@ -417,67 +326,129 @@ function digitsIn(bytes: Uint8Array, from: number, to: number): number {
   return n;
 }
 
-/** The first 52 bits of 16 hex digits at `from` (see `ownNumber`); NaN if they are not hex. */
-function ownIn(bytes: Uint8Array, from: number): number {
-  let n = 0;
-  for (let i = from; i < from + 13; i++) {
-    const c = bytes[i]!;
-    const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
-    if (d < 0) return Number.NaN;
-    n = n * 16 + d;
-  }
-  return n;
+/** The position of the first tab in bytes `from` to `to`, or `to`. */
+function tabIn(bytes: Uint8Array, from: number, to: number): number {
+  let at = from;
+  while (at < to && bytes[at] !== 0x09) at++;
+  return at;
 }
 
 /**
- * Adds the entities of a snapshot to `previous`; fills `info`. The gunzipped bytes are read as
- * they are: an entity line of plain ASCII (nearly all) is parsed in place, its key hashed from its
- * bytes, with no string made for the line or the key; any other line goes through `LineReader`.
+ * Reads the lines of a snapshot in its gunzipped bytes: after `read` returns true for an entity
+ * line (`kind TAB scope TAB own hash TAB key [TAB label]`; a tab byte is never part of a longer
+ * UTF-8 character), its kind, scope and own hash are in `kind`, `scope` and `own`, and its key is
+ * bytes `keyFrom` to `keyTo`, made a string only when asked (`key()`, `label()`). The other lines
+ * (the first, scopes, the last) it takes in itself. Throws with the reason for a line it cannot read.
+ */
+class LineReader {
+  kind: EntityKind = 'applications';
+  scope = '';
+  own = 0;
+  keyFrom = 0;
+  keyTo = 0;
+  private bytes: Buffer = Buffer.alloc(0);
+  private to = 0;
+  private started = false;
+  private ended = false;
+  private readonly scopes: string[] = [];
+
+  constructor(private readonly info: HashLines) {}
+
+  read(bytes: Buffer, from: number, to: number): boolean {
+    if (to === from) return false;
+    if (!this.started) {
+      const first = JSON.parse(bytes.toString('utf8', from, to)) as { format?: unknown };
+      const older = typeof first.format === 'string' && OLDER_FORMATS.has(first.format);
+      if (first.format !== ENTITY_HASHES_FORMAT && !older)
+        throw new Error(`not an ${ENTITY_HASHES_FORMAT} file`);
+      this.info.comparable = !older;
+      this.started = true;
+      return false;
+    }
+    if (bytes[from + 1] === 0x09 && (bytes[from] === 0x48 || bytes[from] === 0x53)) {
+      const text = bytes.toString('utf8', from + 2, to);
+      if (bytes[from] === 0x48) {
+        // H <TAB> header hash
+        this.info.header = text;
+        this.ended = true;
+      } else this.scopes.push(JSON.parse(text) as string); // S <TAB> scope
+      return false;
+    }
+    const t1 = tabIn(bytes, from, to);
+    const t2 = tabIn(bytes, t1 + 1, to);
+    const t3 = tabIn(bytes, t2 + 1, to);
+    const kind = ENTITY_KINDS[digitsIn(bytes, from, t1)];
+    const scope = this.scopes[digitsIn(bytes, t1 + 1, t2)];
+    const own = t3 - t2 - 1 === OWN_HASH_LENGTH ? ownIn(bytes, t2 + 1) : Number.NaN;
+    if (kind === undefined || scope === undefined || Number.isNaN(own) || t3 >= to)
+      throw new Error(`unreadable line ${JSON.stringify(bytes.toString('utf8', from, to).slice(0, 200))}`);
+    this.kind = kind;
+    this.scope = scope;
+    this.own = own;
+    this.bytes = bytes;
+    this.to = to;
+    this.keyFrom = t3 + 1;
+    this.keyTo = tabIn(bytes, this.keyFrom, to);
+    return true;
+  }
+
+  /** Whether the key's bytes spell it as they are, in ASCII (not a JSON string, no other UTF-8). */
+  plainKey(): boolean {
+    if (this.bytes[this.keyFrom] === 0x22) return false;
+    for (let i = this.keyFrom; i < this.keyTo; i++) if (this.bytes[i]! >= 0x80) return false;
+    return true;
+  }
+
+  key(): string {
+    return unfield(this.bytes.toString('utf8', this.keyFrom, this.keyTo));
+  }
+
+  /** The label, or what `key` (this line's) reads as when the line has none. */
+  label(key: string): string {
+    return this.keyTo < this.to
+      ? unfield(this.bytes.toString('utf8', this.keyTo + 1, this.to))
+      : keyValue(key);
+  }
+
+  /** Throws when the file ended before its first or last line. */
+  close(): void {
+    if (!this.started) throw new Error('the file is empty');
+    if (!this.ended) throw new Error('the file ends before its last line (no header hash)');
+  }
+}
+
+/**
+ * The entities of a snapshot of format v1-v4, a chunk's worth at a time, with their labels, for
+ * the names of removed ones.
+ */
+async function* hashLineBatches(data: Buffer, info: HashLines): AsyncGenerator<PreviousEntity[]> {
+  const reader = new LineReader(info);
+  for await (const { bytes, lines } of gunzippedLines(data)) {
+    const batch: PreviousEntity[] = [];
+    for (let i = 0; i < lines.length; i += 2) {
+      if (!reader.read(bytes, lines[i]!, lines[i + 1]!)) continue;
+      const key = reader.key();
+      batch.push({ kind: reader.kind, scope: reader.scope, key, own: reader.own, label: reader.label(key) });
+    }
+    yield batch;
+  }
+  reader.close();
+}
+
+/**
+ * Adds the entities of a snapshot to `previous`; fills `info`. A plain ASCII key (nearly all) is
+ * hashed from its bytes: no string is made for it.
  */
 async function addHashLines(data: Buffer, previous: PreviousHashes, info: HashLines): Promise<void> {
-  const reader = new LineReader(false, info);
-  /** One line, bytes `from` to `to` (the line break excluded). */
-  const line = (bytes: Buffer, from: number, to: number): void => {
-    if (reader.started && addAsciiLine(bytes, from, to)) return;
-    if (reader.read(bytes.toString('utf8', from, to)))
-      previous.add(reader.kind, reader.scope, reader.key, reader.own);
-  };
-  /**
-   * An entity line `kind TAB scope TAB own TAB key [TAB label]` whose key is plain ASCII (not a
-   * JSON string), added at once; false for any other line.
-   */
-  const addAsciiLine = (bytes: Buffer, from: number, to: number): boolean => {
-    let t1 = from;
-    while (t1 < to && bytes[t1] !== 0x09) t1++;
-    let t2 = t1 + 1;
-    while (t2 < to && bytes[t2] !== 0x09) t2++;
-    const t3 = t2 + 1 + OWN_HASH_LENGTH;
-    if (t3 >= to || bytes[t3] !== 0x09 || bytes[t3 + 1] === 0x22) return false;
-    // The key ends at the label's tab, if there is a label (not needed here).
-    let end = t3 + 1;
-    for (; end < to; end++) {
-      const c = bytes[end]!;
-      if (c === 0x09) break;
-      if (c >= 0x80 || c === 0x5c) return false;
+  const reader = new LineReader(info);
+  for await (const { bytes, lines } of gunzippedLines(data)) {
+    for (let i = 0; i < lines.length; i += 2) {
+      if (!reader.read(bytes, lines[i]!, lines[i + 1]!)) continue;
+      if (reader.plainKey())
+        previous.addAscii(reader.kind, reader.scope, bytes, reader.keyFrom, reader.keyTo, reader.own);
+      else previous.add(reader.kind, reader.scope, reader.key(), reader.own);
     }
-    const kind = ENTITY_KINDS[digitsIn(bytes, from, t1)];
-    const scope = reader.scopeAt(digitsIn(bytes, t1 + 1, t2));
-    const own = ownIn(bytes, t2 + 1);
-    if (kind === undefined || scope === undefined || Number.isNaN(own)) return false;
-    previous.addAscii(kind, scope, bytes, t3 + 1, end, own);
-    return true;
-  };
-  let carry: Buffer | undefined;
-  for await (const chunk of Readable.from([data]).pipe(createGunzip({ chunkSize: 256 * 1024 }))) {
-    const bytes = carry === undefined ? (chunk as Buffer) : Buffer.concat([carry, chunk as Buffer]);
-    let start = 0;
-    for (let nl = bytes.indexOf(0x0a, start); nl >= 0; nl = bytes.indexOf(0x0a, start)) {
-      if (nl > start) line(bytes, start, nl);
-      start = nl + 1;
-    }
-    carry = start < bytes.length ? bytes.subarray(start) : undefined;
   }
-  if (carry !== undefined) line(carry, 0, carry.length);
   reader.close();
 }
 

@@ -168,8 +168,29 @@ describe('StateStore', () => {
     await writeFile(join(dir, 'snapshot-ee55.hashes.gz'), gzipSync('{"format":"other"}\n'));
     await expect(store.readSnapshot('hr', state('ee55', 'snapshot-ee55.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
-      message: expect.stringContaining('snapshot-ee55.hashes.gz') as unknown,
+      message: expect.stringMatching(
+        /snapshot-ee55\.hashes\.gz.*not an oaakit\.entity-hashes\.v4 file/,
+      ) as unknown,
     });
+    // Empty, and an entity line whose own hash is not hex: the line is quoted.
+    const cases: [string, RegExp][] = [
+      ['', /the file is empty/],
+      [
+        '{"format":"oaakit.entity-hashes.v4"}\nS\t""\n1\t0\t01234X6789abcdef\tid\u0000bo\nH\th\n',
+        /unreadable line "1\\t0\\t01234X6789abcdef\\tid\\u0000bo"/,
+      ],
+      [
+        '{"format":"oaakit.entity-hashes.v4"}\nS\t""\n1\t7\t0123456789abcdef\tid\u0000bo\nH\th\n',
+        /unreadable line/,
+      ],
+    ];
+    for (const [text, message] of cases) {
+      await writeFile(join(dir, 'snapshot-ee57.hashes.gz'), gzipSync(text));
+      await expect(store.readSnapshot('hr', state('ee57', 'snapshot-ee57.hashes.gz'))).rejects.toMatchObject({
+        code: 'STATE_CORRUPT',
+        message: expect.stringMatching(message) as unknown,
+      });
+    }
     // Cut short: no header hash at its end.
     await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v3"}\n'));
     await expect(store.readSnapshot('hr', state('ee56', 'snapshot-ee56.hashes.gz'))).rejects.toMatchObject({

@@ -96,8 +96,6 @@ function unfield(text: string): string {
   return text.startsWith('"') ? (JSON.parse(text) as string) : text;
 }
 
-/** Batch buffers kept for use again at most. */
-const MAX_SPARE = 8;
 /** Room kept free at the end of the batch buffer for the fixed part of a line. */
 const LINE_ROOM = 64;
 
@@ -111,8 +109,6 @@ export class EntityHashWriter {
   private readonly gzip = createGzip({ level: 1, chunkSize: 256 * 1024 });
   private readonly done: Promise<void>;
   private buf: Buffer = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
-  /** Batch buffers gzip has finished with. */
-  private readonly spare: Buffer[] = [];
   private pos = 0;
   private readonly scopes = new Map<string, number>();
   /** The scopes of the last two entities of different scopes, and their numbers. */
@@ -255,16 +251,11 @@ export class EntityHashWriter {
 
   private flush(): void {
     if (this.pos === 0) return;
-    const full = this.buf;
-    // gzip is done with a batch once its write calls back: the buffer is used again, so that a
-    // snapshot of 100 MB of lines does not allocate 100 MB of buffers (and the collections that
-    // much outside memory sets off).
-    this.gzip.write(full.subarray(0, this.pos), () => {
-      if (full.length === BATCH_BYTES + LINE_ROOM && this.spare.length < MAX_SPARE) this.spare.push(full);
-    });
-    this.buf = this.spare.pop() ?? Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
+    this.gzip.write(this.buf.subarray(0, this.pos));
+    this.buf = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
     this.pos = 0;
   }
+
 
   /** Resolves once gzip has room again. */
   async ready(): Promise<void> {

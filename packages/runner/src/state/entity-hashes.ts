@@ -19,7 +19,7 @@ import { createGunzip, createGzip, gunzip } from 'node:zlib';
 import { ENTITY_KINDS, entityKey, entityLabel, hashAsRead, jsonChunks } from '@oaakit/core';
 import type { EntityHash, EntityKind, JsonObject, Template } from '@oaakit/core';
 import type { EntryWriter } from './state-backend.js';
-import { PreviousHashes, type PreviousEntity } from './previous-hashes.js';
+import { KIND_INDEX, PreviousHashes, type PreviousEntity } from './previous-hashes.js';
 
 const gunzipAsync = promisify(gunzip);
 
@@ -88,9 +88,6 @@ const HEX_PAIRS = Uint16Array.from({ length: 256 }, (_, b) => {
 export function ownNumberOf(entity: EntityHash): number {
   return entity.ownHigh * 0x100000 + (entity.ownLow >>> 12);
 }
-
-/** Index of each kind in `ENTITY_KINDS`, as the snapshot writes it. */
-const KIND_INDEX = new Map(ENTITY_KINDS.map((kind, i) => [kind, i]));
 
 function unfield(text: string): string {
   return text.startsWith('"') ? (JSON.parse(text) as string) : text;
@@ -255,7 +252,6 @@ export class EntityHashWriter {
     this.buf = Buffer.allocUnsafe(BATCH_BYTES + LINE_ROOM);
     this.pos = 0;
   }
-
 
   /** Resolves once gzip has room again. */
   async ready(): Promise<void> {

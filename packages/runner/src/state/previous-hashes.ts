@@ -27,7 +27,8 @@ export interface PreviousEntity {
 /** Reads the entities of the last push again, in the order the snapshot has them. */
 export type PreviousEntitySource = () => AsyncIterable<PreviousEntity> | Iterable<PreviousEntity>;
 
-const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
+/** Index of each kind in `ENTITY_KINDS`: what the snapshot writes and the table keeps. */
+export const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
 /** The kind's bits in an entity's flags (its index + 1). */
 const KIND_BITS = 0x3f;
 /** Set in an entity's flags once it was found in the new payload. */

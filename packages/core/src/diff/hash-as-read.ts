@@ -31,6 +31,7 @@ const HEADER_HASH_DIGITS = 16;
  * {@link ownHex}).
  */
 export interface EntityHash {
+  /** The entity's kind: the collection it is in (`local_users`, `resources`...). */
   readonly kind: EntityKind;
   /**
    * The identity of the entity it sits in (`''` at the top level): for a local user the key of its

@@ -1,6 +1,15 @@
+import { createRequire } from 'node:module';
 import { destination as pinoDestination, pino } from 'pino';
 import type { DestinationStream, Logger, LevelWithSilent } from 'pino';
-import pretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
+import type { PrettyStream } from 'pino-pretty';
+
+/** pino-pretty, loaded when a pretty logger is made (machine-read output never needs it). */
+function pretty(options: { destination: DestinationStream; colorize: boolean }): PrettyStream {
+  const require = createRequire(import.meta.url);
+  const build = require('pino-pretty') as typeof PinoPretty;
+  return build(options);
+}
 
 /**
  * Paths pino censors in every record: credentials and resolved secret values. This is the one place

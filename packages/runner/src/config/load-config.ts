@@ -3,7 +3,6 @@ import { readFile } from 'node:fs/promises';
 import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { OaaError } from '@oaakit/core';
 import type { Violation } from '@oaakit/core';
-import { parseDocument } from 'yaml';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { formatViolations, schemaViolations } from './issues.js';
 import { configSchema } from './schema.js';
@@ -51,7 +50,7 @@ function invalid(path: string, violations: Violation[]): OaaError {
   });
 }
 
-function parseText(text: string, path: string): unknown {
+async function parseText(text: string, path: string): Promise<unknown> {
   if (extname(path).toLowerCase() === '.json') {
     try {
       return JSON.parse(text) as unknown;
@@ -59,6 +58,8 @@ function parseText(text: string, path: string): unknown {
       throw invalid(path, [{ field: '(file)', description: `not valid JSON: ${(cause as Error).message}` }]);
     }
   }
+  // Loaded here: a JSON config needs no YAML parser.
+  const { parseDocument } = await import('yaml');
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   if (doc.errors.length > 0) {
     throw invalid(
@@ -101,7 +102,7 @@ export async function loadConfig(options: { path?: string; cwd?: string } = {}):
       hints: ['create oaa.config.yaml, or pass the path of the config file'],
     });
   }
-  const config = parseConfig(parseText(await readFile(path, 'utf8'), path), path);
+  const config = parseConfig(await parseText(await readFile(path, 'utf8'), path), path);
   const dir = dirname(path);
   const stateDir = config.stateDir ?? DEFAULT_STATE_DIR;
   return { path, dir, config, stateDir: isAbsolute(stateDir) ? stateDir : resolve(dir, stateDir) };

@@ -2,7 +2,7 @@
  * The OS keychain (Secret Service on Linux, Keychain on macOS, Credential Manager on Windows) via
  * `@napi-rs/keyring`. API keys live under the service `oaakit`, one entry per target URL.
  */
-import { AsyncEntry } from '@napi-rs/keyring';
+import type { AsyncEntry as Entry } from '@napi-rs/keyring';
 import { OaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 
@@ -21,10 +21,16 @@ function unavailable(action: string, service: string, account: string, cause: un
   });
 }
 
+/** The entry `service/account`; the native module is loaded on first use, not by every command. */
+async function entry(service: string, account: string): Promise<Entry> {
+  const { AsyncEntry } = await import('@napi-rs/keyring');
+  return new AsyncEntry(service, account);
+}
+
 /** A keychain entry's value; undefined when there is none. Throws `KEYCHAIN_UNAVAILABLE` when the keychain cannot be used. */
 export async function readKeychain(service: string, account: string): Promise<string | undefined> {
   try {
-    const value = await new AsyncEntry(service, account).getPassword();
+    const value = await (await entry(service, account)).getPassword();
     return value ?? undefined;
   } catch (cause) {
     throw unavailable('read', service, account, cause);
@@ -34,7 +40,7 @@ export async function readKeychain(service: string, account: string): Promise<st
 /** Stores a value in the keychain, replacing any earlier one. */
 export async function writeKeychain(service: string, account: string, value: string): Promise<void> {
   try {
-    await new AsyncEntry(service, account).setPassword(value);
+    await (await entry(service, account)).setPassword(value);
   } catch (cause) {
     throw unavailable('write', service, account, cause);
   }
@@ -43,7 +49,7 @@ export async function writeKeychain(service: string, account: string, value: str
 /** Removes a keychain entry; false when there was none. */
 export async function deleteKeychain(service: string, account: string): Promise<boolean> {
   try {
-    return await new AsyncEntry(service, account).deleteCredential();
+    return await (await entry(service, account)).deleteCredential();
   } catch (cause) {
     throw unavailable('delete', service, account, cause);
   }

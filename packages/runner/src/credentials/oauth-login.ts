@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { OAuthTokens } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
-import * as oauth from 'oauth4webapi';
+import type * as OAuth from 'oauth4webapi';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 
 /** Path of the loopback redirect URI; register `http://127.0.0.1/callback` for the app. */
@@ -46,14 +46,16 @@ function page(res: ServerResponse, status: number, text: string): void {
  * const tokens = await oauthLogin({ url, clientId, clientSecret, scopes: ['profile'], open: print });
  */
 export async function oauthLogin(options: OAuthLoginOptions): Promise<OAuthTokens> {
+  // Loaded here: only `oaa auth login` with OAuth2 needs it.
+  const oauth: typeof OAuth = await import('oauth4webapi');
   const base = options.url.replace(/\/+$/, '');
   const issuer = new URL(base);
-  const as: oauth.AuthorizationServer = {
+  const as: OAuth.AuthorizationServer = {
     issuer: issuer.href,
     authorization_endpoint: `${base}/oauth/authorize`,
     token_endpoint: `${base}/oauth/token`,
   };
-  const client: oauth.Client = { client_id: options.clientId };
+  const client: OAuth.Client = { client_id: options.clientId };
   const verifier = oauth.generateRandomCodeVerifier();
   const challenge = await oauth.calculatePKCECodeChallenge(verifier);
   const state = oauth.generateRandomState();
@@ -130,7 +132,7 @@ export async function oauthLogin(options: OAuthLoginOptions): Promise<OAuthToken
       );
     }
     const insecure = issuer.protocol === 'http:' ? { [oauth.allowInsecureRequests]: true } : {};
-    let tokens: oauth.TokenEndpointResponse;
+    let tokens: OAuth.TokenEndpointResponse;
     const startedAt = Date.now();
     try {
       const response = await oauth.authorizationCodeGrantRequest(

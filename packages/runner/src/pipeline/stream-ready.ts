@@ -63,15 +63,52 @@ class PlainItems implements Iterable<unknown> {
     private readonly source: Iterable<unknown>,
     private readonly fail: SourceFailure,
   ) {}
-  *[Symbol.iterator](): Iterator<unknown> {
-    const it = this.source[Symbol.iterator]();
+  [Symbol.iterator](): Iterator<unknown> {
+    return new PlainIterator(this.source[Symbol.iterator](), this.fail);
+  }
+}
+
+/**
+ * The iterator of `PlainItems`. A class rather than a generator: it is called once per entity of
+ * the largest collections, and hands on the source's own result when the item was plain already
+ * (nearly always), with no generator to resume and no result object made.
+ */
+class PlainIterator implements Iterator<unknown> {
+  private open = true;
+
+  constructor(
+    private readonly it: Iterator<unknown>,
+    private readonly fail: SourceFailure,
+  ) {}
+
+  next(): IteratorResult<unknown> {
+    if (!this.open) return { done: true, value: undefined };
+    let r: IteratorResult<unknown>;
+    let item: unknown;
     try {
-      for (let r = it.next(); r.done !== true; r = it.next()) yield plainSync(r.value);
+      r = this.it.next();
+      if (r.done === true) {
+        this.open = false;
+        return r;
+      }
+      item = plainSync(r.value);
     } catch (error) {
+      this.close();
       throw this.fail(error);
-    } finally {
-      it.return?.();
     }
+    return item === r.value ? r : { done: false, value: item };
+  }
+
+  return(value?: unknown): IteratorResult<unknown> {
+    this.close();
+    return { done: true, value };
+  }
+
+  /** Ends the source once (a generator's `finally` runs), as a `for...of` that stops early does. */
+  private close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.it.return?.();
   }
 }
 

@@ -32,8 +32,8 @@ interface Source {
   changed?: number[];
 }
 
-/** How often the one-shot sources were opened, and how many items they yielded. */
-const reads = { users: 0, grants: 0, userItems: 0, grantItems: 0 };
+/** How often the one-shot sources were opened, how many items they yielded, and how often users' was closed. */
+const reads = { users: 0, grants: 0, userItems: 0, grantItems: 0, usersClosed: 0 };
 
 function user(i: number, source: Source): LocalUser {
   return {
@@ -56,9 +56,14 @@ const connector = defineConnector({
     const source = ctx.config as Source;
     function* users() {
       reads.users++;
-      for (const i of source.users) {
-        reads.userItems++;
-        yield user(i, source);
+      try {
+        for (const i of source.users) {
+          reads.userItems++;
+          yield user(i, source);
+        }
+      } finally {
+        // Where a real source releases its cursor or file.
+        reads.usersClosed++;
       }
     }
     function* grants() {
@@ -124,7 +129,7 @@ describe('the streamed run', () => {
     const source = { users: range(2000) };
     const result = await run(source, options);
     assert(result.status === 'pushed');
-    expect(reads).toEqual({ users: 1, grants: 1, userItems: 2000, grantItems: 2000 });
+    expect(reads).toEqual({ users: 1, grants: 1, userItems: 2000, grantItems: 2000, usersClosed: 1 });
     expect(result.push.mode).toBe(options === MULTIPART ? 'multipart' : 'single');
     expect(result.counts).toMatchObject({ local_users: 2000, identity_to_permissions: 2000 });
     // The digest of the one pass is the digest of the whole payload.
@@ -159,6 +164,8 @@ describe('the streamed run', () => {
       'applications[0].local_users[11000].groups[0]',
     );
     expect(reads.users).toBe(1);
+    // Read to its end (every violation is listed), and closed.
+    expect(reads.usersClosed).toBe(1);
     const calls = await h.admin.calls.list();
     expect(calls.filter((c) => c.path.endsWith(':push'))).toEqual([]);
     // Multipart: chunks went out while the users were read, then the upload was left uncompleted.

@@ -8,7 +8,7 @@
  * not list the same command files, is stale: `bin/run.js` removes it before oclif starts
  * ({@link dropStaleManifest}), so oclif reads the commands themselves until the next build.
  */
-import { readdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 /** File name of the manifest, at the package root. */
@@ -95,11 +95,8 @@ export function dropStaleManifest(root: string): boolean {
  * did not load as a command (oclif only warns, and would leave it out).
  */
 export async function writeManifest(root: string): Promise<number> {
-  try {
-    unlinkSync(join(root, MANIFEST_FILE));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
+  // Removed first: oclif would read an old one instead of the commands.
+  rmSync(join(root, MANIFEST_FILE), { force: true });
   const { files } = commandFiles(root);
   const { Plugin } = await import('@oclif/core');
   const plugin = new Plugin({ root, isRoot: true, errorOnManifestCreate: true });

@@ -97,7 +97,8 @@ export async function resolveRedisTarget(
 ): Promise<RedisTarget> {
   const env = sources.env ?? process.env;
   const text = flag ?? env['OAA_QUEUE_URL'];
-  if (text === undefined || text === '') throw invalid('no queue URL: pass --queue or set OAA_QUEUE_URL');
+  if (text === undefined || text === '')
+    throw invalid('no queue URL: pass --queue or --queue-file, or set OAA_QUEUE_URL');
   const target = parseRedisUrl(text);
   if (target.password !== undefined) return target;
   const fromEnv = env['OAA_REDIS_PASSWORD'];

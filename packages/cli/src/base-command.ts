@@ -3,10 +3,16 @@
  * that runs however the command ends, and an AbortSignal that Ctrl-C (or SIGTERM) fires.
  */
 import { Command } from '@oclif/core';
+import type { Interfaces } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
 import { EXIT, exitCodeOf } from './exit-codes.js';
 import { errorJson, errorText, scrub } from './output/render-error.js';
 import type { RenderErrorOptions } from './output/render-error.js';
+import { secretSpecOf, takeSecretFlag } from './secret-flags.js';
+import type { TakenSecret } from './secret-flags.js';
+
+/** The flag values oclif parses into (its own `FlagOutput`, which it does not export). */
+type FlagValues = Record<string, unknown>;
 
 /** A step to run when the command ends, last registered first. */
 type Cleanup = () => Promise<void> | void;
@@ -19,6 +25,7 @@ export abstract class BaseCommand extends Command {
   static override enableJsonFlag = true;
 
   private readonly secrets: string[] = [];
+  private readonly secretFlags = new Map<string, TakenSecret>();
   private readonly cleanups: Cleanup[] = [];
   private controller: AbortController | undefined;
   private readonly onSignal = (): void => {
@@ -42,6 +49,37 @@ export abstract class BaseCommand extends Command {
   /** Registers a secret value (an API key) so that no output of this command ever shows it. */
   protected addSecret(value: string | undefined): void {
     if (value !== undefined && value !== '') this.secrets.push(value);
+  }
+
+  /**
+   * Parses the command line, then resolves each flag that carries a secret (see `secret-flags.ts`):
+   * its `-file` flag is read into it, a secret typed on the command line is warned about on stderr
+   * (never in the `--json` output on stdout), and every value that holds a secret is kept out of
+   * every output.
+   */
+  protected override async parse<F extends FlagValues, B extends FlagValues, A extends FlagValues>(
+    options?: Interfaces.Input<F, B, A>,
+    argv?: string[],
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const output = await super.parse(options, argv);
+    const input = options ?? (this.ctor as Interfaces.Input<F, B, A>);
+    const flags = output.flags as FlagValues;
+    for (const definition of Object.values({ ...input.baseFlags, ...input.flags })) {
+      const spec = secretSpecOf(definition);
+      if (spec === undefined) continue;
+      const taken = await takeSecretFlag(spec, { raw: output.raw, flags });
+      if (taken === undefined) continue;
+      for (const value of [taken.value].flat()) if (spec.exposes(value) !== undefined) this.addSecret(value);
+      flags[spec.name] = taken.value;
+      this.secretFlags.set(spec.name, taken);
+      if (taken.warning !== undefined) this.note(taken.warning);
+    }
+    return output;
+  }
+
+  /** Where the value of a secret flag came from (`--api-key`, its file, its variable), if given. */
+  protected secretOrigin(name: string): Pick<TakenSecret, 'source' | 'origin'> | undefined {
+    return this.secretFlags.get(name);
   }
 
   /** Registers a cleanup step (closing an emulator, a client) for when the command ends. */

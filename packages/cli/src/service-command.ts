@@ -1,6 +1,7 @@
 /**
- * The base of commands that talk to the service: `--url`, `--api-key` and `--state-dir`, and
- * `connect()`, which resolves the target (or starts the embedded emulator) once per command.
+ * The base of commands that talk to the service: `--url`, `--api-key` (or `--api-key-file`) and
+ * `--state-dir`, and `connect()`, which resolves the target (or starts the embedded emulator) once
+ * per command.
  */
 import { resolve } from 'node:path';
 import { Flags } from '@oclif/core';
@@ -13,6 +14,7 @@ import type { KeySource } from './output/credential-hints.js';
 import type { RenderErrorOptions } from './output/render-error.js';
 import { connect } from './target/connect.js';
 import type { Connection } from './target/connect.js';
+import { secretFlags } from './secret-flags.js';
 import { retryNotes } from './target/retry-notes.js';
 import { readSavedUrl } from './target/saved-login.js';
 
@@ -23,10 +25,14 @@ export const targetFlags = {
       'service URL (default: OAA_URL, the config file, `oaa auth login`, else the embedded emulator)',
     helpGroup: 'TARGET',
   }),
-  'api-key': Flags.string({
-    description: 'API key (default: OAA_API_KEY, then the OS keychain entry of the URL)',
-    helpGroup: 'TARGET',
-  }),
+  ...secretFlags(
+    { name: 'api-key', env: 'OAA_API_KEY', exposes: (key) => (key === '' ? undefined : 'the API key') },
+    {
+      description: 'API key (default: OAA_API_KEY, then the OS keychain entry of the URL)',
+      fileDescription: 'file holding the API key, on one line',
+      helpGroup: 'TARGET',
+    },
+  ),
   'state-dir': Flags.string({
     description: 'state directory of the embedded emulator',
     env: 'OAA_STATE_DIR',
@@ -66,13 +72,16 @@ export abstract class ServiceCommand extends BaseCommand {
         code: 'CONFIG_INVALID',
         hints: [
           'pass --url or set OAA_URL',
-          'or leave out the key (--api-key, OAA_API_KEY) to use the embedded emulator',
+          'or leave out the key (--api-key, --api-key-file, OAA_API_KEY) to use the embedded emulator',
         ],
       });
     }
+    // A key from OAA_API_KEY (which oclif puts in the flag) is left to the target resolution, so
+    // that it is reported as the variable's; a key from --api-key-file is passed as the flag's.
+    const keyFrom = this.secretOrigin('api-key')?.source;
     const stateDir = resolve(flags['state-dir']);
     const connection = await connect({
-      flags: { url: flags.url, apiKey: flags['api-key'] },
+      flags: { url: flags.url, apiKey: keyFrom === 'env' ? undefined : flags['api-key'] },
       configTarget,
       savedUrl,
       stateDir,
@@ -80,7 +89,8 @@ export abstract class ServiceCommand extends BaseCommand {
       logger: retryNotes((text) => this.note(text)),
     });
     this.addSecret(connection.apiKey);
-    this.keySource = connection.apiKeySource;
+    this.keySource =
+      keyFrom === 'file' && connection.apiKeySource === 'flag' ? 'file' : connection.apiKeySource;
     this.onCleanup(() => connection.close());
     if (connection.embedded)
       this.note(`Using the embedded emulator (${stateDir}); pass --url or set OAA_URL to use a service.`);

@@ -27,6 +27,26 @@ describe('queue URLs', () => {
     expect((caught as Error).message).not.toContain('hunter22');
   });
 
+  it('refuses a user name or password that is not valid percent-encoding, without showing it', () => {
+    for (const [url, what] of [
+      ['redis://:hunter%zz22@127.0.0.1:6379', 'password'],
+      ['redis://:hunter22%@127.0.0.1:6379/1', 'password'],
+      ['rediss://ops%e0%a4@redis.internal:6380', 'user name'],
+    ] as const) {
+      let caught: unknown;
+      try {
+        parseRedisUrl(url);
+      } catch (error) {
+        caught = error;
+      }
+      expect(caught, url).toMatchObject({ code: 'QUEUE_URL_INVALID' });
+      const message = (caught as Error).message;
+      expect(message).toContain(`the ${what} in the URL is not valid percent-encoding`);
+      expect(message).not.toMatch(/hunter|ops%/);
+    }
+    expect(parseRedisUrl('redis://:50%25%40off@127.0.0.1:6379')).toMatchObject({ password: '50%@off' });
+  });
+
   it('takes the password from OAA_REDIS_PASSWORD, else the keychain entry of the host and port', async () => {
     const seen: string[] = [];
     const keychain = (service: string, account: string): Promise<string | undefined> => {

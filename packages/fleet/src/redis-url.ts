@@ -32,6 +32,20 @@ function invalid(reason: string): OaaError {
   });
 }
 
+/**
+ * A user name or password of the URL, percent-decoded. A `%` that does not start a `%XX` escape is
+ * refused by name, never shown: the text is a secret.
+ */
+function decodeCredential(text: string, what: 'user name' | 'password'): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw invalid(
+      `the ${what} in the URL is not valid percent-encoding: each % must start an escape such as %40; write a % itself as %25`,
+    );
+  }
+}
+
 /** Parses a queue URL; throws `QUEUE_URL_INVALID` naming what is wrong (never echoing a password). */
 export function parseRedisUrl(text: string): RedisTarget {
   let url: URL;
@@ -55,8 +69,8 @@ export function parseRedisUrl(text: string): RedisTarget {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port,
     db,
-    ...(url.username === '' ? {} : { username: decodeURIComponent(url.username) }),
-    ...(url.password === '' ? {} : { password: decodeURIComponent(url.password) }),
+    ...(url.username === '' ? {} : { username: decodeCredential(url.username, 'user name') }),
+    ...(url.password === '' ? {} : { password: decodeCredential(url.password, 'password') }),
     display,
   };
 }
@@ -83,7 +97,8 @@ export async function resolveRedisTarget(
 ): Promise<RedisTarget> {
   const env = sources.env ?? process.env;
   const text = flag ?? env['OAA_QUEUE_URL'];
-  if (text === undefined || text === '') throw invalid('no queue URL: pass --queue or set OAA_QUEUE_URL');
+  if (text === undefined || text === '')
+    throw invalid('no queue URL: pass --queue or --queue-file, or set OAA_QUEUE_URL');
   const target = parseRedisUrl(text);
   if (target.password !== undefined) return target;
   const fromEnv = env['OAA_REDIS_PASSWORD'];

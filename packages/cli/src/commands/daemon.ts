@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { Flags } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
 import type { LoadedConfig } from '@oaakit/runner';
-import { queueFlag, queueTarget, targetSecrets } from '../fleet/queue-flags.js';
+import { queueFlags, queueTarget, targetSecrets } from '../fleet/queue-flags.js';
 import { commandLogger, logFlags } from '../run/command-logger.js';
 import { ServiceCommand } from '../service-command.js';
 
@@ -29,11 +29,12 @@ on stderr. SIGHUP reloads the config (a bad one is logged and the old one kept).
 stops scheduling, waits up to --grace-seconds for runs in progress, then aborts them (their state
 is unchanged) and exits non-zero. Without a target the embedded emulator is used.
 
-With --queue the daemon is the scheduler of a fleet instead: each connector's schedule becomes a
-BullMQ job scheduler in that Redis (time zone kept; the jitter is taken by the worker that runs the
-job), and \`oaa worker\` processes run the jobs. Several schedulers may run at once: each tick still
-makes one job. SIGHUP reloads the config and updates the schedules (a connector removed from the
-config loses its schedule). It needs no service credentials; the workers resolve them.`;
+With --queue (or --queue-file, or OAA_QUEUE_URL set) the daemon is the scheduler of a fleet instead:
+each connector's schedule becomes a BullMQ job scheduler in that Redis (time zone kept; the jitter is
+taken by the worker that runs the job), and \`oaa worker\` processes run the jobs. Several schedulers
+may run at once: each tick still makes one job. SIGHUP reloads the config and updates the schedules
+(a connector removed from the config loses its schedule). It needs no service credentials; the
+workers resolve them.`;
 
   static override examples = [
     { description: 'Run ./oaa.config.yaml on its schedules', command: '<%= config.bin %> <%= command.id %>' },
@@ -74,7 +75,7 @@ config loses its schedule). It needs no service credentials; the workers resolve
       max: 3600,
     }),
     ...logFlags,
-    queue: queueFlag,
+    ...queueFlags,
     attempts: Flags.integer({
       description: 'with --queue: attempts per run job, the first included (default 3)',
       min: 1,
@@ -102,8 +103,8 @@ config loses its schedule). It needs no service credentials; the workers resolve
     this.onCleanup(() => void process.off('SIGHUP', onHangup));
 
     const loaded = await loadConfig(flags.config === undefined ? {} : { path: flags.config });
-    if (flags.queue !== undefined || process.env['OAA_QUEUE_URL'])
-      return this.schedule(flags, loaded, signal, hangup);
+    // --queue, --queue-file or OAA_QUEUE_URL: each of them is in flags.queue by now.
+    if (flags.queue !== undefined) return this.schedule(flags, loaded, signal, hangup);
     const connection = await this.connect(flags, loaded.config.target);
     const secrets = [connection.apiKey, flags['api-key'], process.env['OAA_API_KEY']].filter(
       (s): s is string => s !== undefined,
@@ -146,7 +147,7 @@ config loses its schedule). It needs no service credentials; the workers resolve
     signal: AbortSignal,
     hangup: { reload?: () => void },
   ): Promise<undefined> {
-    const target = await queueTarget(flags.queue);
+    const target = await queueTarget(flags.queue, this.secretOrigin('queue')?.origin);
     const secrets = targetSecrets(target);
     for (const secret of secrets) this.addSecret(secret);
     const logger = await commandLogger(flags, secrets);

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { Flags } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
-import { queueFlag, queueTarget, targetSecrets } from '../fleet/queue-flags.js';
+import { queueFlags, queueTarget, targetSecrets } from '../fleet/queue-flags.js';
 import { commandLogger, logFlags } from '../run/command-logger.js';
 import { ServiceCommand } from '../service-command.js';
 
@@ -39,7 +39,7 @@ aborts them and returns their jobs to the queue for another worker. SIGHUP reloa
       char: 'c',
       description: 'config file (default: oaa.config.yaml, .yml or .json in this directory)',
     }),
-    queue: queueFlag,
+    ...queueFlags,
     concurrency: Flags.integer({
       description: 'jobs run at once by this worker (default 1)',
       min: 1,
@@ -78,7 +78,7 @@ aborts them and returns their jobs to the queue for another worker. SIGHUP reloa
 
     const { loadConfig } = await import('@oaakit/runner');
     const loaded = await loadConfig(flags.config === undefined ? {} : { path: flags.config });
-    const target = await queueTarget(flags.queue);
+    const target = await queueTarget(flags.queue, this.secretOrigin('queue')?.origin);
     const connection = await this.connect(flags, loaded.config.target);
     const secrets = [
       ...targetSecrets(target),

@@ -1,15 +1,18 @@
-/** The base of the `oaa jobs` commands: `--queue`, and the runs queue opened once and closed at the end. */
+/**
+ * The base of the `oaa jobs` commands: `--queue` (or `--queue-file`), and the runs queue opened once
+ * and closed at the end.
+ */
 import type { RunsQueue } from '@oaakit/fleet';
 import { BaseCommand } from '../base-command.js';
-import { queueFlag, queueTarget, targetSecrets } from './queue-flags.js';
+import { queueFlags, queueTarget, targetSecrets } from './queue-flags.js';
 
 /** A command over the runs queue of a fleet. */
 export abstract class JobsCommand extends BaseCommand {
-  static override baseFlags = { ...BaseCommand.baseFlags, queue: queueFlag };
+  static override baseFlags = { ...BaseCommand.baseFlags, ...queueFlags };
 
-  /** The runs queue of `--queue` (or `OAA_QUEUE_URL`), closed when the command ends. */
-  protected async openQueue(flag: string | undefined): Promise<RunsQueue> {
-    const target = await queueTarget(flag);
+  /** The runs queue of `--queue` (`--queue-file`, `OAA_QUEUE_URL`), closed when the command ends. */
+  protected async openQueue(url: string | undefined): Promise<RunsQueue> {
+    const target = await queueTarget(url, this.secretOrigin('queue')?.origin);
     for (const secret of targetSecrets(target)) this.addSecret(secret);
     const { RunsQueue } = await import('@oaakit/fleet');
     const queue = await RunsQueue.open(target);

@@ -1,25 +1,59 @@
 /**
- * The flags every fleet command takes (`--queue`), and the Redis target they name, with the password
- * from the environment or the OS keychain (see `resolveRedisTarget`). Loaded lazily: oclif imports
- * every command at start-up, and commands that do not use a fleet must not load Redis code.
+ * The flags every fleet command takes (`--queue`, or `--queue-file`), and the Redis target they name,
+ * with the password from the URL, the environment or the OS keychain (see `resolveRedisTarget`).
+ * Loaded lazily: oclif imports every command at start-up, and commands that do not use a fleet must
+ * not load Redis code.
  */
-import { Flags } from '@oclif/core';
+import { OaaError, isOaaError } from '@oaakit/core';
 import type { RedisTarget } from '@oaakit/fleet';
+import { secretFlags } from '../secret-flags.js';
 
-/** `--queue`: the Redis of the fleet. */
-export const queueFlag = Flags.string({
-  description:
-    'Redis of the fleet: redis://HOST:PORT[/DB] or rediss:// for TLS (default: OAA_QUEUE_URL); the password comes from OAA_REDIS_PASSWORD or the keychain entry oaakit-redis/redis://HOST:PORT',
-  helpGroup: 'FLEET',
-});
+/** Whether a queue URL carries a password (or, when it is not a URL at all, looks like it might). */
+function carriesPassword(text: string): boolean {
+  try {
+    return new URL(text).password !== '';
+  } catch {
+    return /^[^:/]+:\/\/[^/@]*:[^/@]*@/.test(text);
+  }
+}
 
-/** The Redis target of `--queue` (or `OAA_QUEUE_URL`), its password resolved. */
-export async function queueTarget(flag: string | undefined): Promise<RedisTarget> {
+/** `--queue` and `--queue-file`: the Redis of the fleet. */
+export const queueFlags = secretFlags(
+  {
+    name: 'queue',
+    env: 'OAA_QUEUE_URL',
+    exposes: (url) => (carriesPassword(url) ? 'a password (in the URL)' : undefined),
+    alternatives: ['a URL without the password and OAA_REDIS_PASSWORD'],
+  },
+  {
+    description:
+      'Redis of the fleet: redis://HOST:PORT[/DB] or rediss:// for TLS (default: OAA_QUEUE_URL); the password comes from the URL, else OAA_REDIS_PASSWORD, else the keychain entry oaakit-redis/redis://HOST:PORT',
+    fileDescription: 'file holding the queue URL, on one line (it may carry the password)',
+    risk: 'a password in a URL on the command line is visible to every user of the host (ps)',
+    helpGroup: 'FLEET',
+  },
+);
+
+/**
+ * The Redis target of `--queue`, `--queue-file` or `OAA_QUEUE_URL`, its password resolved. `origin`
+ * is where the URL came from, named in place of `--queue` when the URL is refused.
+ */
+export async function queueTarget(url: string | undefined, origin?: string): Promise<RedisTarget> {
   const [{ resolveRedisTarget }, { readKeychain }] = await Promise.all([
     import('@oaakit/fleet'),
     import('@oaakit/runner'),
   ]);
-  return resolveRedisTarget(flag, { keychain: readKeychain });
+  try {
+    return await resolveRedisTarget(url, { keychain: readKeychain });
+  } catch (error) {
+    if (origin === undefined || origin === '--queue' || !isOaaError(error)) throw error;
+    if (error.code !== 'QUEUE_URL_INVALID' || !error.message.startsWith('--queue:')) throw error;
+    throw new OaaError(`${origin}:${error.message.slice('--queue:'.length)}`, {
+      code: error.code,
+      hints: error.hints,
+      details: error.details,
+    });
+  }
 }
 
 /** The secret parts of a target, for the command to keep out of its output. */

@@ -5,11 +5,15 @@
 import type { OaaError } from '@oaakit/core';
 import type { CredentialSource } from '@oaakit/runner';
 
-/** Where the key of the command came from, as the target resolution reported it. */
-export type KeySource = CredentialSource | 'embedded';
+/**
+ * Where the key of the command came from, as the target resolution reported it (`file`: the flag's
+ * value was read from `--api-key-file`).
+ */
+export type KeySource = CredentialSource | 'embedded' | 'file';
 
 const WHERE: Readonly<Record<KeySource, string>> = {
   flag: 'the key given with --api-key',
+  file: 'the key in the file of --api-key-file',
   env: 'the key in OAA_API_KEY',
   config: "the key of the config file's target.credential",
   keychain: 'the key that `oaa auth login` saved in the OS keychain',
@@ -44,7 +48,7 @@ function credentialHints(status: 401 | 403, source: KeySource | undefined): stri
   if (status === 403) {
     return [
       `${key} is valid, but its role does not allow this call: use a key with a role that does (the service's message names the roles it allows)`,
-      'pass it with --api-key or OAA_API_KEY, or save it with `oaa auth login`',
+      'pass it with --api-key-file or OAA_API_KEY, or save it with `oaa auth login`',
     ];
   }
   const fix =
@@ -54,6 +58,8 @@ function credentialHints(status: 401 | 403, source: KeySource | undefined): stri
         ? 'set OAA_API_KEY to a current key, or unset it to use the key of `oaa auth login`'
         : source === 'config'
           ? 'point target.credential at a current key'
-          : 'pass a current key with --api-key or OAA_API_KEY, or save one with `oaa auth login`';
+          : source === 'file'
+            ? 'write a current key into that file'
+            : 'pass a current key with --api-key-file or OAA_API_KEY, or save one with `oaa auth login`';
   return [`${key} was refused: it is wrong, expired or revoked; ${fix}`];
 }

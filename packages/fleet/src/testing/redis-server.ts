@@ -123,6 +123,7 @@ export async function startTestRedis(options: TestRedisOptions = {}): Promise<Te
   const args = [
     ...listen,
     ...(tls === undefined ? [] : ['--tls-auth-clients', 'no']),
+    ...(options.password === undefined ? [] : ['--requirepass', options.password]),
     '--bind',
     '127.0.0.1',
     '--dir',

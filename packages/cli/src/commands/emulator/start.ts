@@ -3,18 +3,19 @@ import { Flags } from '@oclif/core';
 import { OaaError } from '@oaakit/core';
 import type { StartEmulatorOptions } from '@oaakit/emulator';
 import { BaseCommand } from '../../base-command.js';
+import { secretFlags } from '../../secret-flags.js';
 
 /** `oaa emulator start`: the local service, in the foreground, until Ctrl-C or SIGTERM. */
 export default class EmulatorStart extends BaseCommand {
   static override summary = 'Start the local emulator of the service and keep it running.';
-  static override description = `Serves the whole service interface locally (what oaa-emulator does), prints one line with its URL, and runs until interrupted (Ctrl-C or SIGTERM), then stops cleanly. Unexpected errors (answered with 500) are logged to stderr as JSON lines with their cause, unless --quiet. Without --api-key an admin key is generated and printed on that line. Point other commands at it with --url and --api-key, or OAA_URL and OAA_API_KEY.`;
+  static override description = `Serves the whole service interface locally (what oaa-emulator does), prints one line with its URL, and runs until interrupted (Ctrl-C or SIGTERM), then stops cleanly. Unexpected errors (answered with 500) are logged to stderr as JSON lines with their cause, unless --quiet. Without an admin key (--api-key, --api-key-file or OAA_EMULATOR_API_KEY) one is generated and printed on that line. Point other commands at it with --url and --api-key, or OAA_URL and OAA_API_KEY.`;
 
   static override examples = [
     { description: 'Start on a free port, state in memory', command: '<%= config.bin %> <%= command.id %>' },
     {
       description: 'Fixed port and key, state kept in a file',
       command:
-        '<%= config.bin %> <%= command.id %> --port 8443 --tls --db emulator.db --api-key local-dev-key',
+        '<%= config.bin %> <%= command.id %> --port 8443 --tls --db emulator.db --api-key-file emulator-keys.txt',
     },
     {
       description: 'Send subscription alerts to a local SMTP server',
@@ -32,10 +33,20 @@ export default class EmulatorStart extends BaseCommand {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
     tls: Flags.boolean({ description: 'serve HTTPS with a self-signed certificate generated at start' }),
     db: Flags.string({ description: 'SQLite file to keep state in (default: in memory)' }),
-    'api-key': Flags.string({
-      description: 'accept this admin API key (repeatable); without it one is generated',
-      multiple: true,
-    }),
+    // Its own variable, not OAA_API_KEY: a key a shell holds for a service must not become the
+    // emulator's admin key by accident.
+    ...secretFlags(
+      {
+        name: 'api-key',
+        env: 'OAA_EMULATOR_API_KEY',
+        exposes: (key) => (key === '' ? undefined : 'an admin API key'),
+        multiple: true,
+      },
+      {
+        description: 'accept this admin API key (repeatable); without one a key is generated',
+        fileDescription: 'file holding the admin API keys to accept, one per line',
+      },
+    ),
     smtp: Flags.string({
       description:
         'send mail (subscription alerts) through this SMTP server: smtp://HOST:PORT or smtps://HOST:PORT, optional ?from=ADDRESS',

@@ -3,6 +3,7 @@
  * clock, the CSRF token, sign-out. Over HTTP against a real emulator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmulatorClock } from '../clock.js';
 import { cookiesOf, hiddenField, signInToConsole } from '../testing/console-session.js';
 import { startTestEmulator, type TestEmulator } from '../testing/test-emulator.js';
 
@@ -212,6 +213,96 @@ describe('console users and sign-in', () => {
     const again = await signInToConsole({ url: emu.url, email: 'temp@example.com', password: PASSWORD });
     await admin('DELETE', '/_emulator/users/temp@example.com');
     expect(await probe(again.cookie)).toBe(303);
+  });
+});
+
+describe('console sign-in limits', () => {
+  /** One sign-in through the form, as a browser sends it: the page first, then the post. */
+  const attempt = async (url: string, email: string, password: string): Promise<Response> => {
+    const page = await fetch(`${url}/console/login`);
+    const html = await page.text();
+    const cookie = Object.entries(cookiesOf(page))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+    return fetch(`${url}/console/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({
+        csrf_token: hiddenField(html, 'csrf_token') ?? '',
+        next: '/console',
+        email,
+        password,
+      }),
+    });
+  };
+  const user = (email: string) => ({ email, given_name: 'Ada', family_name: 'Lovelace', password: PASSWORD });
+
+  it('locks an email after 5 wrong passwords, the right one included, until the lock ends', async () => {
+    // A frozen clock: the lock's end moves only when the test moves the clock.
+    const emu = await startTestEmulator({ clock: new EmulatorClock({ frozen: true }) });
+    try {
+      await emu.admin.users.create(user('ada@example.com'));
+      await emu.admin.users.create(user('grace@example.com'));
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await attempt(emu.url, 'Ada@Example.com', `guess ${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 429]);
+
+      const locked = await attempt(emu.url, 'ada@example.com', PASSWORD);
+      expect(locked.status).toBe(429);
+      expect(locked.headers.get('retry-after')).toBe('900');
+      expect(await locked.text()).toContain('Too many failed sign-ins. Sign-in is locked for 15 minutes');
+      expect(cookiesOf(locked).oaa_emulator_session).toBeUndefined();
+      // Another account from the same address is not locked.
+      expect((await attempt(emu.url, 'grace@example.com', PASSWORD)).status).toBe(303);
+
+      const events = await emu.admin.events({ eventType: 'USER_LOGIN_LOCKED' });
+      expect(events).toEqual([
+        expect.objectContaining({
+          category: 'SYSTEM',
+          severity: 'WARNING',
+          entity_name: 'ada@example.com',
+          message: 'Console sign-in as ada@example.com is locked for 15 minutes after 5 failed attempts',
+        }),
+      ]);
+
+      await emu.admin.clock.advance(899_000);
+      const almost = await attempt(emu.url, 'ada@example.com', PASSWORD);
+      expect(almost.status).toBe(429);
+      expect(almost.headers.get('retry-after')).toBe('1');
+      await emu.admin.clock.advance(1000);
+      expect((await attempt(emu.url, 'ada@example.com', PASSWORD)).status).toBe(303);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('locks an address after 20 failed sign-ins over any emails, and counts attempts sent at once', async () => {
+    const emu = await startTestEmulator({ clock: new EmulatorClock({ frozen: true }) });
+    try {
+      await emu.admin.users.create(user('ada@example.com'));
+      // Sent all at once: each counts from its start, so no more than the limit get a verdict.
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => attempt(emu.url, `nobody${i}@example.com`, 'guess')),
+      );
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(20);
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+      expect(statuses).toContain(429);
+
+      const locked = await attempt(emu.url, 'ada@example.com', PASSWORD);
+      expect(locked.status).toBe(429);
+      const wait = Number(locked.headers.get('retry-after'));
+      expect(wait).toBeGreaterThan(0);
+      const events = await emu.admin.events({ eventType: 'USER_LOGIN_LOCKED' });
+      expect(events.map((e) => e.entity_name)).toEqual(['127.0.0.1']);
+
+      await emu.admin.clock.advance(wait * 1000);
+      expect((await attempt(emu.url, 'ada@example.com', PASSWORD)).status).toBe(303);
+    } finally {
+      await emu.close();
+    }
   });
 });
 

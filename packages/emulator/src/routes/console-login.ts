@@ -18,6 +18,7 @@ import {
   csrfToken,
   CSRF_FIELD,
   formField,
+  requireSameOrigin,
   requireSession,
   safeNext,
   sameSecret,
@@ -122,9 +123,11 @@ export function registerConsoleLoginRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.redirect(next, 303);
   });
 
-  // The signed-in user and the CSRF token, for the console's scripts (which send it as x-csrf-token).
+  // The signed-in user and the CSRF token, for the console's scripts (which send it as x-csrf-token),
+  // answered only to a same-origin request: the cookie alone does not yield the token.
   app.get('/console/session', allow(SESSION), (req, reply) => {
     const session = requireSession(req);
+    requireSameOrigin(req);
     void reply.header('cache-control', 'no-store');
     return {
       user: session.user,

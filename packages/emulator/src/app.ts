@@ -19,6 +19,7 @@ import { ApiError, codeForStatus, statusOf } from './errors.js';
 import { errorHandler, MAX_PARAM_LENGTH, sendError } from './http/error-handler.js';
 import { registerFormParser } from './http/form-body.js';
 import { queryOf, targetOf, type RequestTarget } from './http/request-path.js';
+import { setNoStore, setSecurityHeaders } from './http/security-headers.js';
 import { registerRoutes } from './routes/index.js';
 
 export interface BuildAppOptions {
@@ -42,6 +43,7 @@ const REQUEST_TIMEOUT_MS = 120_000;
 /** The fastify instance serving the emulator. */
 export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): FastifyInstance {
   const handleError = errorHandler(ctx, options.bodyLimit);
+  const tls = options.https !== undefined;
   const app = Fastify({
     logger: false,
     bodyLimit: options.bodyLimit,
@@ -56,6 +58,7 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
       const target = targetOf(req);
       const arrivedAt = ctx.clock.iso();
       void reply.header('x-request-id', req.id);
+      setSecurityHeaders(reply, { tls, path: target.path });
       handleError(err, req, reply);
       finished(ctx, req, reply, { target, arrivedAt });
     },
@@ -81,6 +84,7 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
     const arrivedAt = ctx.clock.iso();
     seen.set(req, { arrivedAt, target });
     void reply.header('x-request-id', req.id);
+    setSecurityHeaders(reply, { tls, path: target.path });
     if (!target.control) await applyFault(ctx, req, reply, { path: target.path, arrivedAt });
     if (reply.sent) return;
     // The route fastify matched says who may call it (a route without a declaration cannot be
@@ -93,10 +97,12 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
       return undefined;
     }
     const route = { access, scopes: tokenScopesOf(access, config?.scopes), nowMs: ctx.clock.nowMs() };
+    // The console's pages call the API with the session and its CSRF token (console-session-access.ts).
+    const consoleCall = consoleSessionPrincipal(ctx, req, access);
+    if (consoleCall) setNoStore(reply);
     rememberPrincipal(
       req,
-      // The console's pages call the API with the session and its CSRF token (console-session-access.ts).
-      consoleSessionPrincipal(ctx, req, access) ??
+      consoleCall ??
         authorize(ctx.db, route, req.headers.authorization, `${req.method} ${target.route ?? target.path}`),
     );
     return undefined;

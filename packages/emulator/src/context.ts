@@ -1,6 +1,7 @@
 /** What every route and hook shares. */
 import type { CallLog } from './calls.js';
 import type { EmulatorClock } from './clock.js';
+import type { SignInLimits } from './console-auth/sign-in-limits.js';
 import type { Db } from './db/schema.js';
 import type { FaultStore } from './faults.js';
 import type { EmulatorLogger } from './logger.js';
@@ -18,6 +19,8 @@ export interface EmulatorContext {
   smtp: SmtpOptions | undefined;
   /** Evaluates event subscriptions (on its timer, and when the clock is moved). */
   subscriptions: SubscriptionControls;
+  /** Failed console sign-ins by email and address, and the locks they started. */
+  signInLimits: SignInLimits;
 }
 
 /** What routes use of the subscription runner (`subscriptions/subscription-runner.ts`). */

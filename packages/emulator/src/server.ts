@@ -5,6 +5,7 @@ import { buildApp } from './app.js';
 import { CallLog } from './calls.js';
 import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
+import { SignInLimits } from './console-auth/sign-in-limits.js';
 import { closeCheckpointer } from './db/checkpointer.js';
 import { closeWorkerConnection } from './db/worker-connection.js';
 import { openDatabase } from './db/schema.js';
@@ -83,6 +84,7 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     calls: new CallLog(),
     uploadSessionTtlMs: options.uploadSessionTtlMs ?? DEFAULT_UPLOAD_SESSION_TTL_MS,
     smtp: options.smtp,
+    signInLimits: new SignInLimits(),
   } as EmulatorContext;
   const subscriptions = new SubscriptionRunner(ctx, options.deliveryTimeoutMs);
   ctx.subscriptions = subscriptions;

@@ -2,7 +2,9 @@
  * Issue 14, item 2: console users under /_emulator/users, the sign-in page, sessions on the emulator
  * clock, the CSRF token, sign-out. Over HTTP against a real emulator.
  */
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EmulatorClock } from '../clock.js';
 import { cookiesOf, hiddenField, signInToConsole } from '../testing/console-session.js';
 import { startTestEmulator, type TestEmulator } from '../testing/test-emulator.js';
 
@@ -180,7 +182,7 @@ describe('console users and sign-in', () => {
     expect(out.status).toBe(303);
     expect(out.headers.get('location')).toBe('/console/login');
     const after = await fetch(`${emu.url}/console/session`, {
-      headers: { cookie: s.cookie },
+      headers: { cookie: s.cookie, 'sec-fetch-site': 'same-origin' },
       redirect: 'manual',
     });
     expect(after.status).toBe(303);
@@ -188,10 +190,42 @@ describe('console users and sign-in', () => {
       `/console/login?next=${encodeURIComponent('/console/session')}`,
     );
     // The other session lives on.
-    expect((await fetch(`${emu.url}/console/session`, { headers: { cookie: other.cookie } })).status).toBe(
-      200,
-    );
+    expect(
+      (
+        await fetch(`${emu.url}/console/session`, {
+          headers: { cookie: other.cookie, 'sec-fetch-site': 'same-origin' },
+        })
+      ).status,
+    ).toBe(200);
     expect((await emu.admin.events({ eventType: 'USER_LOGOUT' })).length).toBe(1);
+  });
+
+  it('hands the CSRF token only to same-origin requests, not to the cookie alone', async () => {
+    const s = await signInToConsole({ url: emu.url, email: 'ada@example.com', password: PASSWORD });
+    const session = (headers: Record<string, string>) =>
+      fetch(`${emu.url}/console/session`, { headers: { cookie: s.cookie, ...headers }, redirect: 'manual' });
+    // The cookie alone, or sent by a page of another site or of another port of this host.
+    for (const headers of [
+      {},
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'none' },
+      { origin: 'http://127.0.0.1:1' },
+      { origin: 'null' },
+      // Fetch metadata decides when a browser sends it.
+      { 'sec-fetch-site': 'same-site', origin: emu.url },
+    ]) {
+      const r = await session(headers);
+      expect(r.status, JSON.stringify(headers)).toBe(403);
+      const text = await r.text();
+      expect(text).not.toContain(s.csrfToken);
+      expect(text).toContain("only the console's own pages get the session's CSRF token");
+    }
+    for (const headers of [{ 'sec-fetch-site': 'same-origin' }, { origin: emu.url }]) {
+      const r = await session(headers);
+      expect(r.status, JSON.stringify(headers)).toBe(200);
+      expect(((await r.json()) as { csrf_token: string }).csrf_token).toBe(s.csrfToken);
+    }
   });
 
   it('ends sessions after 12 hours of emulator time, and when the user is deleted', async () => {
@@ -203,7 +237,12 @@ describe('console users and sign-in', () => {
     });
     const s = await signInToConsole({ url: emu.url, email: 'temp@example.com', password: PASSWORD });
     const probe = async (cookie: string): Promise<number> =>
-      (await fetch(`${emu.url}/console/session`, { headers: { cookie }, redirect: 'manual' })).status;
+      (
+        await fetch(`${emu.url}/console/session`, {
+          headers: { cookie, 'sec-fetch-site': 'same-origin' },
+          redirect: 'manual',
+        })
+      ).status;
     expect(await probe(s.cookie)).toBe(200);
     await emu.admin.clock.advance(11 * 3600_000);
     expect(await probe(s.cookie)).toBe(200);
@@ -215,19 +254,174 @@ describe('console users and sign-in', () => {
   });
 });
 
-describe('console sign-in over TLS', () => {
-  it('marks the session cookie Secure', async () => {
-    const emu = await startTestEmulator({ tls: true });
-    const https = await import('node:https');
-    const line = await new Promise<string>((resolve, reject) => {
-      https
-        .get(`${emu.url}/console/login`, { rejectUnauthorized: false }, (res) => {
-          res.resume();
-          resolve((res.headers['set-cookie'] ?? []).join('\n'));
-        })
-        .on('error', reject);
+describe('console sign-in limits', () => {
+  /** One sign-in through the form, as a browser sends it: the page first, then the post. */
+  const attempt = async (url: string, email: string, password: string): Promise<Response> => {
+    const page = await fetch(`${url}/console/login`);
+    const html = await page.text();
+    const cookie = Object.entries(cookiesOf(page))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('; ');
+    return fetch(`${url}/console/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({
+        csrf_token: hiddenField(html, 'csrf_token') ?? '',
+        next: '/console',
+        email,
+        password,
+      }),
     });
-    expect(line).toMatch(/oaa_emulator_login_csrf=[^;]+;.*Secure/);
-    await emu.close();
+  };
+  const user = (email: string) => ({ email, given_name: 'Ada', family_name: 'Lovelace', password: PASSWORD });
+
+  it('locks an email after 5 wrong passwords, the right one included, until the lock ends', async () => {
+    // A frozen clock: the lock's end moves only when the test moves the clock.
+    const emu = await startTestEmulator({ clock: new EmulatorClock({ frozen: true }) });
+    try {
+      await emu.admin.users.create(user('ada@example.com'));
+      await emu.admin.users.create(user('grace@example.com'));
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++)
+        statuses.push((await attempt(emu.url, 'Ada@Example.com', `guess ${i}`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 429]);
+
+      const locked = await attempt(emu.url, 'ada@example.com', PASSWORD);
+      expect(locked.status).toBe(429);
+      expect(locked.headers.get('retry-after')).toBe('900');
+      expect(await locked.text()).toContain('Too many failed sign-ins. Sign-in is locked for 15 minutes');
+      expect(cookiesOf(locked).oaa_emulator_session).toBeUndefined();
+      // Another account from the same address is not locked.
+      expect((await attempt(emu.url, 'grace@example.com', PASSWORD)).status).toBe(303);
+
+      const events = await emu.admin.events({ eventType: 'USER_LOGIN_LOCKED' });
+      expect(events).toEqual([
+        expect.objectContaining({
+          category: 'SYSTEM',
+          severity: 'WARNING',
+          entity_name: 'ada@example.com',
+          message: 'Console sign-in as ada@example.com is locked for 15 minutes after 5 failed attempts',
+        }),
+      ]);
+
+      await emu.admin.clock.advance(899_000);
+      const almost = await attempt(emu.url, 'ada@example.com', PASSWORD);
+      expect(almost.status).toBe(429);
+      expect(almost.headers.get('retry-after')).toBe('1');
+      await emu.admin.clock.advance(1000);
+      expect((await attempt(emu.url, 'ada@example.com', PASSWORD)).status).toBe(303);
+    } finally {
+      await emu.close();
+    }
+  });
+
+  it('locks an address after 20 failed sign-ins over any emails, and counts attempts sent at once', async () => {
+    const emu = await startTestEmulator({ clock: new EmulatorClock({ frozen: true }) });
+    try {
+      await emu.admin.users.create(user('ada@example.com'));
+      // Sent all at once: each counts from its start, so no more than the limit get a verdict.
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => attempt(emu.url, `nobody${i}@example.com`, 'guess')),
+      );
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(20);
+      expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+      expect(statuses).toContain(429);
+
+      const locked = await attempt(emu.url, 'ada@example.com', PASSWORD);
+      expect(locked.status).toBe(429);
+      const wait = Number(locked.headers.get('retry-after'));
+      expect(wait).toBeGreaterThan(0);
+      const events = await emu.admin.events({ eventType: 'USER_LOGIN_LOCKED' });
+      expect(events.map((e) => e.entity_name)).toEqual(['127.0.0.1']);
+
+      await emu.admin.clock.advance(wait * 1000);
+      expect((await attempt(emu.url, 'ada@example.com', PASSWORD)).status).toBe(303);
+    } finally {
+      await emu.close();
+    }
+  });
+});
+
+describe('console sign-in over TLS', () => {
+  /** A request over HTTPS to the emulator's self-signed certificate; answers status, headers and text. */
+  const httpsRequest = async (
+    url: string,
+    options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> => {
+    const https = await import('node:https');
+    return new Promise((resolve, reject) => {
+      const req = https.request(
+        url,
+        { method: options.method ?? 'GET', headers: options.headers ?? {}, rejectUnauthorized: false },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+        },
+      );
+      req.on('error', reject);
+      req.end(options.body);
+    });
+  };
+
+  it('names its cookies with the __Host- prefix, Secure, Path=/ and no Domain, and signs in with them', async () => {
+    const emu = await startTestEmulator({ tls: true });
+    try {
+      const created = await httpsRequest(`${emu.url}/_emulator/users`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${emu.adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          email: 'ada@example.com',
+          given_name: 'Ada',
+          family_name: 'L',
+          password: PASSWORD,
+        }),
+      });
+      expect(created.status).toBe(200);
+      const page = await httpsRequest(`${emu.url}/console/login`);
+      const [csrfLine = ''] = page.headers['set-cookie'] ?? [];
+      expect(csrfLine).toMatch(/^__Host-oaa_emulator_login_csrf=[^;]+;/);
+      expect(csrfLine).toMatch(/; Secure/);
+      expect(csrfLine).toMatch(/; Path=\//);
+      expect(csrfLine).not.toMatch(/Domain=/i);
+      const signedIn = await httpsRequest(`${emu.url}/console/login`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          cookie: csrfLine.split(';')[0]!,
+        },
+        body: new URLSearchParams({
+          csrf_token: hiddenField(page.text, 'csrf_token') ?? '',
+          next: '/console',
+          email: 'ada@example.com',
+          password: PASSWORD,
+        }).toString(),
+      });
+      expect(signedIn.status).toBe(303);
+      const sessionLine = (signedIn.headers['set-cookie'] ?? []).find((l) =>
+        l.includes('oaa_emulator_session'),
+      );
+      expect(sessionLine).toMatch(
+        /^__Host-oaa_emulator_session=[^;]+; Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/,
+      );
+      const info = await httpsRequest(`${emu.url}/console/session`, {
+        headers: { cookie: sessionLine!.split(';')[0]!, 'sec-fetch-site': 'same-origin' },
+      });
+      expect(info.status).toBe(200);
+      expect(JSON.parse(info.text)).toMatchObject({ user: { email: 'ada@example.com' } });
+      // The unprefixed name is not the session's over TLS.
+      const unprefixed = await httpsRequest(`${emu.url}/console/session`, {
+        headers: {
+          cookie: sessionLine!.split(';')[0]!.replace('__Host-', ''),
+          'sec-fetch-site': 'same-origin',
+        },
+      });
+      expect(unprefixed.status).toBe(303);
+    } finally {
+      await emu.close();
+    }
   });
 });

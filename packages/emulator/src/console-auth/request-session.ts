@@ -76,6 +76,28 @@ export function checkCsrf(req: FastifyRequest): void {
   }
 }
 
+/** Whether the request's `Origin` is this emulator's own (scheme, host and port). */
+function originIsOwn(req: FastifyRequest): boolean {
+  const origin = req.headers.origin;
+  const host = req.headers.host;
+  return typeof origin === 'string' && host !== undefined && origin === `${req.protocol}://${host}`;
+}
+
+/**
+ * Throws 403 unless `req` comes from a page of this emulator's own origin: `Sec-Fetch-Site:
+ * same-origin`, as browsers send it, or (from a client that sends no fetch metadata) an `Origin`
+ * equal to this one. A cookie alone does not do: browsers send cookies to every port of a host, and
+ * a page on another port is same-site but not same-origin.
+ */
+export function requireSameOrigin(req: FastifyRequest): void {
+  const site = req.headers['sec-fetch-site'];
+  if (typeof site === 'string' ? site === 'same-origin' : originIsOwn(req)) return;
+  throw new ApiError('PermissionDenied', {
+    message:
+      "only the console's own pages get the session's CSRF token: the request must be same-origin (Sec-Fetch-Site: same-origin, or an Origin header equal to this emulator's)",
+  });
+}
+
 /**
  * `next` when it is a path on this origin (`/console/...`, `/oauth/authorize?...`), else the console
  * home: the sign-in page never redirects off-site.

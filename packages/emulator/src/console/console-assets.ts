@@ -7,11 +7,14 @@ import { readFile } from 'node:fs/promises';
 
 const BUNDLE_DIR = new URL('../../dist/console-ui/', import.meta.url);
 
-/** The files the console serves, by the name in `/console/assets/<name>`. */
-export const CONSOLE_ASSET_TYPES: Readonly<Record<string, string>> = {
-  'app.js': 'text/javascript; charset=utf-8',
-  'style.css': 'text/css; charset=utf-8',
-};
+/**
+ * The files the console serves, by the name in `/console/assets/<name>`, with their content types.
+ * A `Map`: a request's name looked up in an object would find `constructor` or `__proto__`.
+ */
+export const CONSOLE_ASSET_TYPES: ReadonlyMap<string, string> = new Map([
+  ['app.js', 'text/javascript; charset=utf-8'],
+  ['style.css', 'text/css; charset=utf-8'],
+]);
 
 const cache = new Map<string, Promise<Buffer>>();
 

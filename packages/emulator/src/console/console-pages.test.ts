@@ -3,6 +3,8 @@
  * and data sources after a push, API keys created (shown once) and revoked; and the console's
  * access rules over plain HTTP (no session, no CSRF token).
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInToConsole } from '../testing/console-session.js';
@@ -123,6 +125,41 @@ describe('console pages', () => {
     await expect.poll(() => page.getByRole('row', { name: /typed key/ }).textContent()).toContain('admin');
     expect(await page.getByTestId('new-key').textContent()).toMatch(/^oaa_emu_/);
     await page.close();
+  });
+
+  it('hands the session’s CSRF token to its own pages, not to a page on another port of the host', async () => {
+    // Another origin of the same site: a page on another port of 127.0.0.1, served by this test.
+    const other = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><title>another local server</title>');
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    try {
+      const page = await open(h(), '/console/providers');
+      const token = await page.locator('meta[name="csrf-token"]').getAttribute('content');
+      const own = await page.evaluate(async () => {
+        const r = await fetch('/console/session');
+        return { status: r.status, token: ((await r.json()) as { csrf_token: string }).csrf_token };
+      });
+      expect(own).toEqual({ status: 200, token });
+
+      const { port } = other.address() as AddressInfo;
+      await page.goto(`http://127.0.0.1:${port}/`);
+      const url = `${h().emu.url}/console/session`;
+      const [answer] = await Promise.all([
+        page.waitForResponse(url),
+        page.evaluate(
+          (u) => fetch(u, { credentials: 'include', mode: 'no-cors' }).then(() => undefined),
+          url,
+        ),
+      ]);
+      // A 403, not the sign-in redirect a request without a session gets: the browser sent the
+      // session cookie (cookies are kept by host, not by port), and the token stayed home.
+      expect(answer.status()).toBe(403);
+      await page.close();
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 
   it('sends visitors without a session to sign in; the API takes a session only with its CSRF token', async () => {

@@ -38,10 +38,10 @@ export function registerConsoleRoutes(app: FastifyInstance, ctx: EmulatorContext
   });
 
   app.get<{ Params: { name: string } }>('/console/assets/:name', allow(PUBLIC), async (req, reply) => {
-    const type = CONSOLE_ASSET_TYPES[req.params.name];
+    const type = CONSOLE_ASSET_TYPES.get(req.params.name);
     if (type === undefined) throw notFound('console asset', req.params.name);
     const bytes = await consoleAsset(req.params.name);
-    return reply.header('x-content-type-options', 'nosniff').type(type).send(bytes);
+    return reply.type(type).send(bytes);
   });
 
   app.get('/console/api/providers', allow(SESSION), () => ({ values: providerOverview(ctx.db) }));

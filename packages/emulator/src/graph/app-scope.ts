@@ -40,6 +40,8 @@ export interface AppScope {
   resources: Map<string, ResourceEntry>;
   /** Types of the resources and sub-resources, as written (for the provider's lists). */
   resourceTypes: Set<string>;
+  /** Node types the resources' connections named so far (each unknown one is warned of once). */
+  connectionTypes: Set<string>;
 }
 
 /** Permission node row ids that apply on a target of `resourceType` (undefined: the application). */

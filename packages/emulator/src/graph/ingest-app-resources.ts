@@ -1,6 +1,7 @@
 /** Resources and sub-resources of an application, to any depth. */
 import type { Resource } from '@oaakit/core';
 import type { AppScope, ResourceEntry } from './app-scope.js';
+import { connectionTypeWarning } from './connection-types.js';
 import type { Owned } from './ingest-app-owners.js';
 import { entityProperties, fold } from './properties.js';
 import type { GraphWriter } from './writer.js';
@@ -44,8 +45,15 @@ export function writeResources(
       tags: r.tags,
     });
     if (r.owners?.length) owned.push([rid, r.owners]);
-    for (const c of r.connections ?? [])
+    for (const c of r.connections ?? []) {
       w.edge(rid, undefined, 'CONNECTED_TO', { ref: `${c.node_type}:${c.id}` });
+      // One warning per unknown node type and application: a payload may hold millions of them.
+      if (!app.connectionTypes.has(c.node_type)) {
+        app.connectionTypes.add(c.node_type);
+        const warning = connectionTypeWarning(c.node_type, r.name, app.name);
+        if (warning !== undefined) warnings.push(warning);
+      }
+    }
     const entry: ResourceEntry = { rid, type: fold(r.resource_type), subs: [] };
     for (const p of paths) app.resources.set(p, entry);
     if (r.sub_resources?.length) {

@@ -80,6 +80,7 @@ function writeApplication(
     permissions: new Map(),
     resources: new Map(),
     resourceTypes: new Set(),
+    connectionTypes: new Set(),
   };
   // Owners are written last, when every local entity an owner may name is known.
   const owned: Owned[] = [[rid, a.owners]];

@@ -144,6 +144,43 @@ describe('graph of SDK-shaped payloads', () => {
     ]);
   });
 
+  it('warns once of a connection node type outside the known ones, naming them, and keeps the link', async () => {
+    const t = await h().target();
+    const payload = app({
+      app: {
+        local_users: [{ name: 'bob' }],
+        resources: [
+          {
+            name: 'db1',
+            resource_type: 'db',
+            connections: [
+              { id: 'sa@x.iam.gserviceaccount.com', node_type: 'GoogleCloudServiceAccount' },
+              { id: 'u1', node_type: 'MainframeUser' },
+              { id: 'u2', node_type: 'MainframeUser' },
+              { id: 'r1', node_type: 'awsiamrole' },
+            ],
+          },
+        ],
+      },
+    });
+    const r = await h().push(t.base, payload);
+    expect(r.status).toBe(200);
+    const messages = (r.body.warnings as { message: string }[]).map((w) => w.message);
+    const known =
+      'SnowflakeUser, GoogleCloudServiceAccount, AwsIamRole, AzureADEnterpriseApplication, TrinoUser';
+    expect(messages).toEqual([
+      `resource "db1" of application "acme" connects to node type "MainframeUser", which is not a known node type: use one of ${known}; the connection links to nothing`,
+      `resource "db1" of application "acme" connects to node type "awsiamrole", which is not a known node type (did you mean AwsIamRole? node types are case-sensitive): use one of ${known}; the connection links to nothing`,
+    ]);
+    const g = await graphOf(h(), t.dataSourceId);
+    expect(g.named('CONNECTED_TO').map(([, ref]) => ref)).toEqual([
+      'GoogleCloudServiceAccount:sa@x.iam.gserviceaccount.com',
+      'MainframeUser:u1',
+      'MainframeUser:u2',
+      'awsiamrole:r1',
+    ]);
+  });
+
   it('writes access credentials with their grants and users, and owners as OWNS edges', async () => {
     const t = await h().target();
     const payload = app({

@@ -17,7 +17,8 @@ function propertyOf(node: AccessNode, property: string): unknown {
   if (property === 'id') return node.id;
   if (property === 'type') return node.type;
   if (property === 'name') return node.properties.name ?? node.name;
-  return node.properties[property];
+  // Only the node's own properties: `constructor` or `toString` is no property of a node.
+  return Object.hasOwn(node.properties, property) ? node.properties[property] : undefined;
 }
 
 /** -1, 0 or 1, or undefined when the two values do not compare. */

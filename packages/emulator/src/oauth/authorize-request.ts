@@ -7,6 +7,7 @@
  */
 import { isOAuthScope, type OAuthApp, type OAuthScope } from '@oaakit/core';
 import { getApp } from './apps.js';
+import { refusedRedirectScheme } from './redirect-uris.js';
 
 /** A request that passed every check. */
 export interface AuthorizeRequest {
@@ -116,6 +117,9 @@ export function checkAuthorizeRequest(
       error: 'invalid_request',
       description: problems.find((p) => p.startsWith('redirect_uri')) ?? 'redirect_uri is required',
     };
+  // Never redirected to, even when registered (an app stored before this rule, or any URI allowed).
+  const refused = refusedRedirectScheme(redirectUri);
+  if (refused !== undefined) return { error: 'invalid_request', description: `redirect_uri ${refused}` };
   if (!redirectMatches(app, redirectUri))
     return {
       error: 'invalid_request',

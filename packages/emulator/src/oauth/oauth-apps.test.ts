@@ -102,6 +102,43 @@ describe('OAuth2 app management', () => {
     expect((await post('/_emulator/oauth_apps', {}, emu.apiKey)).status).toBe(403);
   });
 
+  it('refuses javascript:, data:, vbscript: and file: redirect URIs even when any is allowed', async () => {
+    const refused = [
+      'javascript:alert(document.domain)',
+      'JavaScript://example.com/%0aalert(1)',
+      'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+    ];
+    for (const allow of [true, false]) {
+      const r = await post('/_emulator/oauth_apps', {
+        client_name: 'Scripted',
+        base_url: 'https://example.com',
+        redirect_uris: ['https://example.com/cb', ...refused],
+        allowed_scopes: ['profile'],
+        allow_any_redirect_uri: allow,
+      });
+      expect(r.status).toBe(400);
+      const v = await violations(r);
+      expect(v['redirect_uris[0]']).toBeUndefined();
+      refused.forEach((uri, i) => {
+        const scheme = uri.slice(0, uri.indexOf(':') + 1).toLowerCase();
+        expect(v[`redirect_uris[${i + 1}]`], uri).toBe(
+          `must not use the ${scheme} scheme: a redirect URI must reach an app (http, https, or a private-use scheme such as com.example.app:/callback)`,
+        );
+      });
+    }
+    // A native app's private-use scheme (RFC 8252) is still allowed.
+    const native = await post('/_emulator/oauth_apps', {
+      client_name: 'Native',
+      base_url: 'https://example.com',
+      redirect_uris: ['com.example.app:/callback'],
+      allowed_scopes: ['profile'],
+      allow_any_redirect_uri: true,
+    });
+    expect(native.status).toBe(200);
+  });
+
   it('holds at most 2 secrets, each listed by its first 4 characters; deletes one', async () => {
     const app = await emu.admin.oauthApps.create({
       client_name: 'Rotating',

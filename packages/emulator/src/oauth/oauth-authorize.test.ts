@@ -45,6 +45,35 @@ describe('OAuth2 authorization endpoint and consent', () => {
       expect((await location(url(bad))).status).toBe(400);
   });
 
+  it('never redirects to a javascript:, data:, vbscript: or file: URI, even for an app that allows any', async () => {
+    const loose = await f.emu.admin.oauthApps.create({
+      client_name: 'Loose',
+      base_url: 'https://example.com',
+      redirect_uris: ['https://example.com/cb'],
+      allowed_scopes: ['profile'],
+      allow_any_redirect_uri: true,
+    });
+    const url = (redirect: string): string =>
+      authorizeUrl({ client_id: loose.client_id, redirect_uri: redirect, code_challenge: pkce().challenge });
+    for (const bad of [
+      'javascript:alert(document.cookie)',
+      ' JAVASCRIPT:alert(1)',
+      'data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==',
+      'vbscript:msgbox(1)',
+      'file:///etc/passwd',
+    ]) {
+      const r = await location(url(bad));
+      expect(r.status, bad).toBe(400);
+      expect(r.to, bad).toBeUndefined();
+      expect(r.body).toContain('must not use the');
+    }
+    // RFC 8252 private-use schemes still get their code.
+    const native = await location(url('com.example.app:/callback'));
+    expect(native.status).toBe(302);
+    expect(native.to?.protocol).toBe('com.example.app:');
+    expect(native.to?.searchParams.get('code')).toMatch(/./);
+  });
+
   it('rejects a missing or non-S256 challenge, and unregistered or unallowed scopes including openid', async () => {
     const { challenge } = pkce();
     const cases: [Record<string, string | undefined>, string, RegExp][] = [

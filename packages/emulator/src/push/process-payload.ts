@@ -45,8 +45,10 @@ export interface PayloadInput {
   read: ReadPayload;
   /** The request field that carried the payload, blamed for parse problems. */
   field: string;
-  /** Rewrites validation errors and warnings (a CSV push points them at CSV lines). */
+  /** Rewrites validation errors (a CSV push points them at CSV lines). */
   mapViolation?: ((v: Violation) => Violation) | undefined;
+  /** Where a warning points, said after its text; default its JSON path (a CSV push: a CSV line). */
+  locateWarning?: ((v: Violation) => string) | undefined;
 }
 
 function capViolations(violations: readonly Violation[], field: string): Violation[] {
@@ -57,13 +59,18 @@ function capViolations(violations: readonly Violation[], field: string): Violati
   ];
 }
 
-function warningText(v: Violation): string {
-  return v.field ? `${v.field}: ${v.description}` : v.description;
+/**
+ * A warning's text: its description first, then where it points. The service's texts begin with
+ * the description (`Cannot find identity by names "..."`), and clients match on that beginning.
+ */
+function warningText(v: Violation, input: PayloadInput): string {
+  const at = input.locateWarning ? input.locateWarning(v) : v.field;
+  return at ? `${v.description} (at ${at})` : v.description;
 }
 
 /** The warnings of a validation: those listed, and how many unmatched identities were only counted. */
 interface Warnings {
-  listed: Violation[];
+  listed: string[];
   unlistedIdentities: number;
 }
 
@@ -153,7 +160,7 @@ function warningsOf(
   input: PayloadInput,
 ): Warnings {
   return {
-    listed: warnings.map(input.mapViolation ?? ((v: Violation) => v)),
+    listed: warnings.map((v) => warningText(v, input)),
     unlistedIdentities: lookup.uncounted(),
   };
 }
@@ -233,10 +240,7 @@ export async function processPayload(
           if (asRead) warnings = asRead.finish();
         },
       });
-      const all = capTexts(
-        [...warnings.listed.map(warningText), ...result.warnings],
-        warnings.unlistedIdentities,
-      );
+      const all = capTexts([...warnings.listed, ...result.warnings], warnings.unlistedIdentities);
       setDataSourceStatus(db, target.dataSource.id, 'SUCCESS', at);
       mergeProviderTypes(db, target.provider.id, result.types);
       recordPushEvent(db, target, at, all, storedDigest(payloadGzip));

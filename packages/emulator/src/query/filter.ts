@@ -6,6 +6,7 @@
  * belongs, and the filter no longer parses: the spec warns of exactly this error.
  */
 import { badField } from '../errors.js';
+import { ownEntry } from '../http/own-entry.js';
 
 export const FILTER_OPS = ['eq', 'ne', 'co', 'sw'] as const;
 export type FilterOp = (typeof FILTER_OPS)[number];
@@ -110,7 +111,8 @@ export function filterSql(
   const parts: string[] = [];
   const params: string[] = [];
   for (const c of conditions) {
-    const col = columns[c.field]!;
+    const col = ownEntry(columns, c.field);
+    if (col === undefined) throw badField('filter', `cannot filter on ${JSON.stringify(c.field)}`);
     switch (c.op) {
       case 'eq':
         parts.push(`${col} = ?`);

@@ -1,5 +1,6 @@
 /** `order_by`: comma-separated fields, each optionally followed by `asc` or `desc`. */
 import { badField } from '../errors.js';
+import { ownEntry } from '../http/own-entry.js';
 
 /** SQL ORDER BY terms for `text` over the allowed column map; insertion order breaks ties. */
 export function orderBySql(
@@ -12,7 +13,7 @@ export function orderBySql(
     for (const part of text.split(',')) {
       const words = part.trim().split(/[ \t]+/);
       const [field, direction, ...rest] = words;
-      const col = field === undefined ? undefined : columns[field];
+      const col = field === undefined ? undefined : ownEntry(columns, field);
       if (col === undefined || rest.length > 0) {
         throw badField(
           'order_by',

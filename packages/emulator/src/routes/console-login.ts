@@ -3,6 +3,8 @@
  * without a session are sent) and `POST /console/logout` (session, CSRF-checked). A successful
  * sign-in opens a session (cookie `oaa_emulator_session`) and goes back to `next`, a same-origin
  * path only. The sign-in form itself is protected against login CSRF by a double-submitted token.
+ * Failed sign-ins are counted by email and by address, and lock sign-in for a while past a limit
+ * (`console-auth/sign-in-limits.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -16,6 +18,7 @@ import {
   csrfToken,
   CSRF_FIELD,
   formField,
+  requireSameOrigin,
   requireSession,
   safeNext,
   sameSecret,
@@ -24,7 +27,9 @@ import {
   SIGN_IN_PATH,
 } from '../console-auth/request-session.js';
 import { closeSession, openSession, SESSION_COOKIE, SESSION_TTL_MS } from '../console-auth/sessions.js';
-import { userWithPassword } from '../console-auth/users.js';
+import { LOCKOUT_MS, type NewLock } from '../console-auth/sign-in-limits.js';
+import { normalizeEmail, userWithPassword } from '../console-auth/users.js';
+import { recordEvent } from '../store/events.js';
 import { allow, PUBLIC, SESSION } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 
@@ -42,6 +47,41 @@ function showLogin(
   return sendPage(reply, loginPage({ csrfToken: token, ...input }), status);
 }
 
+/** The sign-in page refusing an attempt while its email or address is locked: 429 with `Retry-After`. */
+function tooManyAttempts(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  input: { next: string; email: string },
+  waitMs: number,
+): FastifyReply {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  const minutes = Math.ceil(seconds / 60);
+  void reply.header('retry-after', String(seconds));
+  const error = `Too many failed sign-ins. Sign-in is locked for ${minutes === 1 ? '1 minute' : `${minutes} minutes`}; try again then.`;
+  return showLogin(req, reply, { ...input, error }, 429);
+}
+
+/** Records the start of a sign-in lock as an event (category SYSTEM, severity WARNING). */
+function recordLockout(ctx: EmulatorContext, lock: NewLock): void {
+  const minutes = LOCKOUT_MS / 60_000;
+  recordEvent(ctx.db, {
+    timestamp: ctx.clock.iso(),
+    category: 'SYSTEM',
+    severity: 'WARNING',
+    name: 'User login locked',
+    message:
+      lock.kind === 'account'
+        ? `Console sign-in as ${lock.subject} is locked for ${minutes} minutes after ${lock.failures} failed attempts`
+        : `Console sign-in from ${lock.subject} is locked for ${minutes} minutes after ${lock.failures} failed attempts`,
+    provider_id: null,
+    entity: null,
+    entity_id: lock.subject,
+    entity_name: lock.subject,
+    event_type: 'USER_LOGIN_LOCKED',
+    error: null,
+  });
+}
+
 /** Registers the sign-in page and sign-out. */
 export function registerConsoleLoginRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Querystring: { next?: string } }>(SIGN_IN_PATH, allow(PUBLIC), (req, reply) => {
@@ -57,11 +97,18 @@ export function registerConsoleLoginRoutes(app: FastifyInstance, ctx: EmulatorCo
     if (!sameSecret(formField(req.body, CSRF_FIELD), readCookie(req, LOGIN_CSRF_COOKIE))) {
       return showLogin(req, reply, { next, email, error: 'The form expired. Please sign in again.' }, 403);
     }
+    const keys = { account: normalizeEmail(email.slice(0, 254)), address: req.ip };
+    const waitMs = ctx.signInLimits.begin(keys, ctx.clock.nowMs());
+    if (waitMs > 0) return tooManyAttempts(req, reply, { next, email }, waitMs);
     const found =
       email.length <= 254 && password.length <= 1024 ? userWithPassword(ctx.db, email) : undefined;
     if (!(await verifyPassword(password, found?.passwordHash)) || !found) {
+      const locks = ctx.signInLimits.failed(keys, ctx.clock.nowMs());
+      for (const lock of locks) recordLockout(ctx, lock);
+      if (locks.length > 0) return tooManyAttempts(req, reply, { next, email }, LOCKOUT_MS);
       return showLogin(req, reply, { next, email, error: 'Wrong email or password.' }, 401);
     }
+    ctx.signInLimits.succeeded(keys);
     const { id } = openSession(ctx.db, found.user, ctx.clock.nowMs());
     setSessionCookie(req, reply, id, Math.floor(SESSION_TTL_MS / 1000));
     setCookie(req, reply, LOGIN_CSRF_COOKIE, '', 0);
@@ -76,9 +123,11 @@ export function registerConsoleLoginRoutes(app: FastifyInstance, ctx: EmulatorCo
     return reply.redirect(next, 303);
   });
 
-  // The signed-in user and the CSRF token, for the console's scripts (which send it as x-csrf-token).
+  // The signed-in user and the CSRF token, for the console's scripts (which send it as x-csrf-token),
+  // answered only to a same-origin request: the cookie alone does not yield the token.
   app.get('/console/session', allow(SESSION), (req, reply) => {
     const session = requireSession(req);
+    requireSameOrigin(req);
     void reply.header('cache-control', 'no-store');
     return {
       user: session.user,

@@ -165,6 +165,16 @@ describe('CSV push', () => {
     });
   });
 
+  it('begins a warning with its text and names the CSV line after it', async () => {
+    const t = await h().target('application', { configuration_json: JSON.stringify(APP_MAPPING) });
+    const csv = 'User,Email,Groups,Role,Active,Dept,Since\nann,ann@example.com,,,yes,,\n';
+    const r = await pushCsv(h(), t, csv);
+    expect(r.status).toBe(200);
+    const [message] = (r.body.warnings as { message: string }[]).map((w) => w.message);
+    expect(message).toMatch(/^Cannot find identity by names "ann@example\.com"/);
+    expect(message).toMatch(/\(at csv_data line 2, applications\[0\]\.local_users\[0\]\.identities\[0\]\)$/);
+  });
+
   it('points payload validation errors at the CSV line', async () => {
     const t = await h().target('hris', { configuration_json: JSON.stringify(HRIS_MAPPING) });
     const r = await pushCsv(

@@ -83,6 +83,10 @@ async function buildPayload(
         description: `${line === undefined ? '' : `line ${line}: `}${v.field ? `${v.field}: ` : ''}${v.description}`,
       };
     },
+    locateWarning: (v) => {
+      const line = built.lineOf(v.field);
+      return `csv_data${line === undefined ? '' : ` line ${line}`}${v.field ? `, ${v.field}` : ''}`;
+    },
   };
 }
 

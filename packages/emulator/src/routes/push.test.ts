@@ -14,6 +14,18 @@ describe('push', () => {
     ]);
   });
 
+  it('begins an unmatched identity warning with the service text, and says where after it', async () => {
+    const t = await h().target();
+    const r = await h().push(t.base, samplePayload());
+    const [message] = (r.body.warnings as { message: string }[]).map((w) => w.message);
+    // Clients (the vendor's Python SDK among them) recognise the warning by how it begins.
+    expect(message).toMatch(/^Cannot find identity by names "bob@example\.com"/);
+    expect(message).toMatch(/\(at applications\[0\]\.local_users\[0\]\.identities\[0\]\)$/);
+    // The push event keeps the same text.
+    const events = (await h().call('GET', '/_emulator/events?event_type=OAA_PUSH')).body.values;
+    expect(events[0].error.metadata['0']).toBe(message);
+  });
+
   it('lists 1000 unmatched identities and counts the rest in one last warning', async () => {
     const t = await h().target();
     const payload = samplePayload();

@@ -67,11 +67,16 @@ export async function signInToConsole(options: {
     body: form.toString(),
   });
   await res.arrayBuffer();
-  const session = cookiesOf(res).oaa_emulator_session;
+  // Over TLS the cookie's name has the __Host- prefix.
+  const [name, session] =
+    Object.entries(cookiesOf(res)).find(([n]) => n.replace(/^__Host-/, '') === 'oaa_emulator_session') ?? [];
   if (res.status !== 303 || session === undefined)
     throw new Error(`sign-in as ${options.email} refused: ${res.status}`);
-  const cookie = `oaa_emulator_session=${session}`;
-  const info = await fetch(`${options.url}/console/session`, { headers: { cookie } });
+  const cookie = `${name}=${session}`;
+  // The session's CSRF token is answered to same-origin requests only, as the console's pages make.
+  const info = await fetch(`${options.url}/console/session`, {
+    headers: { cookie, 'sec-fetch-site': 'same-origin' },
+  });
   if (!info.ok) throw new Error(`GET /console/session after sign-in: ${info.status}`);
   const { csrf_token } = (await info.json()) as { csrf_token: string };
   return { cookie, csrfToken: csrf_token, location: res.headers.get('location') ?? '' };

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's whole test run, from a fresh clone: install, build, lint, typecheck, import-cycle
-# check, then the test suite on this machine's Node (20) and again on Node 24.
+# The project's whole test run, from a fresh clone: install, build, lint, typecheck, the check that
+# nothing reaches outside the repository, import-cycle check, then the test suite on this machine's
+# Node (20) and again on Node 24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
@@ -22,6 +23,8 @@ step "typecheck"
 npm run typecheck
 step "lint"
 npm run lint
+step "self-contained: nothing reads or names a path outside the repository"
+node scripts/check-self-contained.mjs
 step "import cycles and layering"
 npm run cycles
 

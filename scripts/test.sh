@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The project's whole test run, from a fresh clone: install, build, lint, typecheck, import-cycle
-# check, then the test suite on this machine's Node (20) and again on Node 24.
+# The project's whole test run, from a fresh clone: install, build, lint, typecheck, the checks that
+# nothing reaches outside the repository and that no comment or document cites a tracker entry or a
+# document the repository lacks, import-cycle check, then the test suite on this machine's Node (20)
+# and again on Node 24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export TURBO_TELEMETRY_DISABLED=1 NEXT_TELEMETRY_DISABLED=1
@@ -22,6 +24,10 @@ step "typecheck"
 npm run typecheck
 step "lint"
 npm run lint
+step "self-contained: nothing reads or names a path outside the repository"
+node scripts/check-self-contained.mjs
+step "references: no tracker citation, no document outside the repository"
+node scripts/check-references.mjs
 step "import cycles and layering"
 npm run cycles
 

@@ -1,7 +1,10 @@
 /**
- * The `bench-app-N` payload of shared/bench-spec.md, built through the public builder API so the
- * benchmark measures what a connector author would write. The group grants are added after the
- * users, as the spec lists them.
+ * `bench-app-N`, the payload every throughput and memory benchmark pushes, so that figures compare
+ * across runs: one deterministic `application` with N local users (each in one or two of the
+ * max(1, N/100) groups, holding one of 50 roles on the application), 20 permissions, 50 roles of five
+ * permissions each, and max(1, N/10) resources with two sub-resources each; each group holds one
+ * permission on one resource. It is built through the public builder API so the benchmark measures
+ * what a connector author would write; the group grants come after the users' role assignments.
  */
 import {
   ApplicationPayloadBuilder,

@@ -11,7 +11,7 @@ export default defineConnector({
   version: '0.1.0',
   apiVersion: CONNECTOR_API_VERSION,
   template: 'application',
-  description: 'bench-app-N of shared/bench-spec.md, users and grants streamed',
+  description: 'bench-app-N, the benchmark payload, users and grants streamed',
   configSchema: z.strictObject({ users: z.number().int().min(1) }),
   extract: (ctx) => buildBenchApp(ctx.config.users, 'streamed'),
 });

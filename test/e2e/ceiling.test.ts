@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 5: the multipart ceiling. The service takes at most 99 chunks of 100 MB; with the
+ * The multipart ceiling. The service takes at most 99 chunks of 100 MB; with the
  * request body reduced to 2 MiB for the test, the ceiling benchmark (test/bench/ceiling.ts, the
  * built script, in a process of its own) pushes a payload produced by an async generator that needs
  * exactly 99 chunks into an emulator process, and the same with 10 chunks. The pusher's peak RSS
@@ -60,7 +60,7 @@ async function resourcesIn(dataSourceId: string): Promise<number> {
   return (await emu.admin.graph.stats(dataSourceId)).nodes['OAA.Ceiling.Space.Resource'] ?? 0;
 }
 
-describe.runIf(process.platform === 'linux')('issue 12: pushing at the 99-chunk ceiling', () => {
+describe.runIf(process.platform === 'linux')('pushing at the 99-chunk ceiling', () => {
   it('pushes 10 and then 99 chunks, every resource arrives, and the pusher does not grow', async () => {
     const small = await pushCeiling(10);
     expect(small.chunks).toBe(10);

@@ -1,8 +1,9 @@
 /**
- * Fidelity with the vendor's Python SDK (issue 10): the three payloads SDK 1.1.15 built with every
- * field it has (`<repo>/../shared/fixtures/sdk-1.1.15`) pass the built `oaa validate`, land through
- * `oaa push` with status 200, and are then in the emulator's graph: nodes by type, access
- * credentials, owners and nested roles, read through the emulator's admin graph endpoints.
+ * Fidelity with the vendor's Python SDK: the three payloads with every field SDK 1.1.15 can emit
+ * (`packages/core/fixtures/sdk-fields`, built by core's builders to reproduce what the SDK built)
+ * pass the built `oaa validate`, land through `oaa push` with status 200, and are then in the
+ * emulator's graph: nodes by type, access credentials, owners and nested roles, read through the
+ * emulator's admin graph endpoints.
  */
 import { randomBytes } from 'node:crypto';
 import { dirname, resolve } from 'node:path';
@@ -13,7 +14,7 @@ import type { GraphEdgeView, GraphNodeView } from '@oaakit/emulator';
 import { json, oaa } from '../../packages/cli/src/test-support/run-oaa.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const SDK = resolve(here, '../../../shared/fixtures/sdk-1.1.15');
+const SDK = resolve(here, '../../packages/core/fixtures/sdk-fields');
 const FILES = {
   application: resolve(SDK, 'application.json'),
   identity_provider: resolve(SDK, 'identity_provider.json'),
@@ -75,7 +76,7 @@ afterAll(async () => {
   await emu?.close();
 });
 
-describe('payloads built by the vendor SDK 1.1.15', () => {
+describe('payloads with every field the vendor SDK 1.1.15 emits', () => {
   it.each(Object.entries(FILES))('%s passes oaa validate with no error and no warning', async (t, file) => {
     const res = await oaa(['validate', file, '--json']);
     expect(res.code, res.stderr).toBe(0);

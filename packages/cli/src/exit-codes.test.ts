@@ -46,7 +46,8 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf(new Error('bug'))).toBe(EXIT.ERROR);
   });
 
-  // Issue 9: a refusal of what the user gave, or of the key, is not a failure of the service.
+  // A refusal of what the user gave, or of the key, is not a failure of the service: the exit code
+  // tells the user what to fix.
   it('maps a service error by its status: input refused 2, key refused 5, anything else 4', () => {
     expect(exitCodeOf(serviceError(400))).toBe(EXIT.VALIDATION);
     expect(exitCodeOf(serviceError(401))).toBe(EXIT.CONFIG);

@@ -80,7 +80,7 @@ describe('oaa-emulator command line', () => {
     expect(c.err.join('')).toContain('usage: oaa-emulator');
   });
 
-  it('logs an unexpected error to stderr with its cause, and nothing with --quiet (issue 9, defect 4)', async () => {
+  it('logs an unexpected error to stderr with its cause, and nothing with --quiet', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'oaa-emulator-cli-'));
     const key = 'oaa-emulator-cli-test-key';
     try {

@@ -1,5 +1,5 @@
 /**
- * Issue 9, defect 5: input that is not a CSV file of UTF-8 text. Each case fails the run quickly,
+ * Input that is not a CSV file of UTF-8 text. Each case fails the run quickly,
  * with memory bounded by the limits, and names the file (and the line and column where it can).
  */
 import { existsSync } from 'node:fs';
@@ -28,7 +28,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true });
 });
 
-describe('issue 9: a line or a value over the limit stops the run there, naming the option that raises it', () => {
+describe('a line or a value over the limit stops the run there, naming the option that raises it', () => {
   it('a value over maxFieldBytes (default 64 KiB), in a file without a line break after it', async () => {
     const a = await file('a.csv', `${HEADER}1,A,B,yes\n2,${'x'.repeat(2 * 1024 * 1024)}`);
     expect(await violationsOf({ files: a })).toEqual([
@@ -81,7 +81,7 @@ describe('issue 9: a line or a value over the limit stops the run there, naming 
   );
 });
 
-describe('issue 9: a file that cannot be read, or is not UTF-8 text', () => {
+describe('a file that cannot be read, or is not UTF-8 text', () => {
   it('a directory is named, and said to be one', async () => {
     const sub = join(dir, 'exports');
     await mkdir(sub);

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 12: `oaa auth login --oauth` end to end against an emulator on port 0, with the
+ * `oaa auth login --oauth` end to end against an emulator on port 0, with the
  * tokens in a real Secret Service (gnome-keyring on a private D-Bus session started by the test; the
  * Debian packages dbus and gnome-keyring). The printed authorization URL is followed with fetch; the
  * emulator's headless consent answers it.

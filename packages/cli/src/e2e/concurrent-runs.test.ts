@@ -1,9 +1,9 @@
 /**
  * Two `oaa run` at once in one working directory, both on the embedded emulator, so two processes
- * share its database file (issue 9, defect 4): SQLite's `database is locked` came back as 500s, and
- * both runs creating the provider made one fail with "same name exists". Two config files push to
- * the same provider and data source under different connector ids, so the state lock keeps neither
- * from running.
+ * share its database file. Neither may fail for the other: SQLite's `database is locked` once came
+ * back as 500s, and both runs creating the provider once made one fail with "same name exists".
+ * Two config files push to the same provider and data source under different connector ids, so the
+ * state lock keeps neither from running.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -97,7 +97,7 @@ describe('oaa emulator start', () => {
     expect(res.stderr).toMatch(/^Error: .*70000/m);
   });
 
-  it('logs an error answered with 500 to stderr with its cause, and nothing with --quiet (issue 9, defect 4)', async () => {
+  it('logs an error answered with 500 to stderr with its cause, and nothing with --quiet', async () => {
     const key = 'local-dev-key-logged';
     for (const quiet of [false, true]) {
       const db = join(work.dir, `logged-${quiet}.db`);

@@ -1,5 +1,5 @@
 /**
- * A fleet as an operator runs it (issue 15): a real Redis (`redis-server` on a random port), real
+ * A fleet as an operator runs it: a real Redis (`redis-server` on a random port), real
  * `oaa worker` and `oaa daemon --queue` processes of the built binary, and the emulator on port 0 as
  * the target. The emulator's call log is the evidence of what ran. Nothing is timed: every wait
  * polls for a condition with a generous deadline.
@@ -149,7 +149,7 @@ afterEach(async () => {
   await work.remove();
 });
 
-describe('a fleet of workers and schedulers on one Redis (issue 15)', () => {
+describe('a fleet of workers and schedulers on one Redis', () => {
   it('runs a per-second schedule exactly once per tick across three workers and two schedulers', async () => {
     const server = (redis = await startTestRedis());
     await writeConfig([counter('tick', { schedule: EVERY_SECOND })]);

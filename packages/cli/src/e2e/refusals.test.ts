@@ -1,5 +1,5 @@
 /**
- * Issue 9: what `oaa` shows and how it exits when the service refuses the input or the key. Every
+ * What `oaa` shows and how it exits when the service refuses the input or the key. Every
  * field violation is printed as `field: description` and is at the top of `--json` with the request
  * id; a refused payload or command-line value exits 2, a refused config value or API key exits 5.
  * The built binary against an emulator on port 0.

@@ -38,7 +38,7 @@ describe('error rendering', () => {
     expect(errorJson(error, options).message).toBe('request with [REDACTED] failed');
   });
 
-  it('shows the violations and the request id of an error that wraps the service error (issue 9)', () => {
+  it('shows the violations and the request id of an error that wraps the service error', () => {
     const error = new OaaError('connector "hr": the service refused the provider "HR/EU": ...', {
       code: 'TARGET_REFUSED',
       details: {

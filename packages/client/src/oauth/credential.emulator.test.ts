@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 11: the OAuth2 credential against the emulator. It refreshes before expiry, once
+ * The OAuth2 credential against the emulator. It refreshes before expiry, once
  * under concurrent calls, stores the rotated tokens before using them, and fails clearly once the
  * app is revoked. Also the OAuth2 app management methods.
  */

@@ -1,6 +1,7 @@
 /**
  * Find-or-create when another process creates the same name between this one's lookup and its
- * create (issue 9, defect 4): the refusal is answered by reusing what the other one made.
+ * create (two runs on one provider at once): the service's refusal of the second create is answered
+ * by reusing what the other one made, not by failing the run.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '../client.js';

@@ -1,5 +1,5 @@
 /**
- * Issue 10: the diff and incremental payloads key local identities as the service does (`id`, else
+ * The diff and incremental payloads key local identities as the service does (`id`, else
  * `unique_id`, else `name`), access credentials included, so SDK-built payloads diff by their ids.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 4: gzip on worker threads in independent members is standard gzip. The bytes are
+ * Gzip made on worker threads as independent members is standard gzip. The bytes are
  * checked by node:zlib, by the `gunzip` command and by Python's `gzip` module, and they really are
  * several members (Python's zlib reports data left after the first one).
  */

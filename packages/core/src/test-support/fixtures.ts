@@ -12,12 +12,12 @@ export function fixture<T = Record<string, any>>(name: 'application' | 'identity
 }
 
 /**
- * Payloads built by the vendor's Python SDK (oaaclient 1.1.15) with every field it has, from the
- * shared fixtures beside the repository (`<repo>/../shared/fixtures/sdk-1.1.15`).
+ * Payloads with every field the vendor's Python SDK (oaaclient 1.1.15) can emit, built with the
+ * builders by `sdk-fields.ts` and committed in `packages/core/fixtures/sdk-fields`.
  */
-const SDK_FIXTURES = fileURLToPath(new URL('../../../../../shared/fixtures/sdk-1.1.15/', import.meta.url));
+const SDK_FIXTURES = fileURLToPath(new URL('../../fixtures/sdk-fields/', import.meta.url));
 
-/** A fresh deep copy of an SDK-built payload (see `SDK_FIXTURES`). */
+/** A fresh deep copy of an every-field payload (see `SDK_FIXTURES`). */
 export function sdkFixture<T = Record<string, any>>(name: 'application' | 'identity_provider' | 'hris'): T {
   return JSON.parse(readFileSync(`${SDK_FIXTURES}${name}.json`, 'utf8')) as T;
 }

@@ -1,6 +1,6 @@
 /**
- * Issue 10: every payload the vendor's Python SDK builds validates. The three fixtures were built by
- * oaaclient 1.1.15 with every field it has.
+ * Every payload the vendor's Python SDK builds validates: the three fixtures use every field
+ * oaaclient 1.1.15 can emit (`packages/core/fixtures/sdk-fields`, reproduced with the builders).
  */
 import { describe, expect, it } from 'vitest';
 import { sdkFixture } from '../test-support/fixtures.js';
@@ -8,7 +8,7 @@ import { validate } from './index.js';
 import { jsonChunks } from '../serialize/json-chunks.js';
 import { validateAsRead } from './streaming.js';
 
-describe('payloads built by the vendor SDK 1.1.15', () => {
+describe('payloads with every field the vendor SDK 1.1.15 emits', () => {
   it.each(['application', 'identity_provider', 'hris'] as const)(
     '%s validates without errors or warnings',
     (template) => {

@@ -1,7 +1,9 @@
 /**
- * Issue 10, sections 3.1 and 3.2 of spec/sdk-payload-fields.md: every key and enum value the vendor
- * SDK 1.1.15 emits that @oaakit/core used to reject. One test per row passes what the SDK emits;
- * where a rule stays stricter than the SDK, a second test shows the error.
+ * Every key and enum value the vendor SDK 1.1.15 emits that @oaakit/core used to reject: the keys it
+ * sends on application and identity_provider payloads (owners, ids, nested roles, user and identity
+ * types, assignment properties, group source identities) and its enum values (any connection node
+ * type, grants to access credentials). Each test passes what the SDK emits; where a rule stays
+ * stricter than the SDK, a second test shows the error.
  */
 import { describe, expect, it } from 'vitest';
 import { expectOnly } from '../test-support/fixtures.js';
@@ -16,34 +18,34 @@ const owner = (type = 'oktauser', primary = false) => ({
 const app0 = (p: Record<string, any>) => p.applications[0];
 const errorsOf = (p: Record<string, any>) => validate('application', p).errors;
 
-describe('3.1 keys the SDK emits on application payloads', () => {
-  it('K1 applications[].owners', () => {
+describe('keys the SDK emits on application payloads', () => {
+  it('applications[].owners', () => {
     const p = sdkApplication();
     app0(p).owners = [owner('oktauser', true), owner('OAA.MyIdP.IDPUser')];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K2 local_users[].email', () => {
+  it('local_users[].email', () => {
     const p = sdkApplication();
     app0(p).local_users[0].email = 'alice@example.com';
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K3 local_users[].user_type human and service_account', () => {
+  it('local_users[].user_type human and service_account', () => {
     const p = sdkApplication();
     app0(p).local_users[0].user_type = 'human';
     app0(p).local_users.push({ name: 'ci-bot', user_type: 'service_account' });
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K3 stays an enum: a user_type the SDK does not define is an error', () => {
+  it('user_type stays an enum: a value the SDK does not define is an error', () => {
     const p = sdkApplication();
     app0(p).local_users[0].user_type = 'robot';
     expectOnly(errorsOf(p), 'applications[0].local_users[0].user_type', /one of: human, service_account/);
   });
-  it('K4 local_users[].owners', () => {
+  it('local_users[].owners', () => {
     const p = sdkApplication();
     app0(p).local_users[0].owners = [owner()];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K5 local_groups[].id, by which members name the group', () => {
+  it('local_groups[].id, by which members name the group', () => {
     const p = sdkApplication();
     app0(p).local_groups = [{ name: 'admins', id: 'g-1' }];
     app0(p).local_users[0].groups = ['g-1'];
@@ -56,12 +58,12 @@ describe('3.1 keys the SDK emits on application payloads', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K6 local_groups[].owners', () => {
+  it('local_groups[].owners', () => {
     const p = sdkApplication();
     app0(p).local_groups = [{ name: 'admins', owners: [owner('googleworkspaceuser')] }];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K7 local_roles[].id, by which assignments name the role', () => {
+  it('local_roles[].id, by which assignments name the role', () => {
     const p = sdkApplication();
     app0(p).local_roles = [{ name: 'reader', id: 'r-1', permissions: ['read'] }];
     p.identity_to_permissions = [
@@ -73,7 +75,7 @@ describe('3.1 keys the SDK emits on application payloads', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K8 local_roles[].roles: nested role ids', () => {
+  it('local_roles[].roles: nested role ids', () => {
     const p = sdkApplication();
     app0(p).local_roles = [
       { name: 'reader', id: 'r-1', permissions: ['read'] },
@@ -81,28 +83,28 @@ describe('3.1 keys the SDK emits on application payloads', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K9 local_roles[].owners', () => {
+  it('local_roles[].owners', () => {
     const p = sdkApplication();
     app0(p).local_roles = [{ name: 'reader', permissions: ['read'], owners: [owner('activedirectoryuser')] }];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K10 local_access_creds[].id, which the SDK always sends', () => {
+  it('local_access_creds[].id, which the SDK always sends', () => {
     const p = sdkApplication();
     app0(p).local_access_creds = [{ id: 'key-1', name: 'deploy key', is_active: true }];
     app0(p).local_users[0].access_creds = ['key-1'];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K11 local_access_creds[].owners', () => {
+  it('local_access_creds[].owners', () => {
     const p = sdkApplication();
     app0(p).local_access_creds = [{ id: 'key-1', name: 'deploy key', is_active: true, owners: [owner()] }];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K12 resources[].owners', () => {
+  it('resources[].owners', () => {
     const p = sdkApplication();
     app0(p).resources = [{ id: 'db-1', name: 'db1', resource_type: 'db', owners: [owner()] }];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('K13 sub_resources[].owners', () => {
+  it('sub_resources[].owners', () => {
     const p = sdkApplication();
     app0(p).resources = [
       {
@@ -123,9 +125,9 @@ describe('3.1 keys the SDK emits on application payloads', () => {
   });
 });
 
-describe('3.1 keys the SDK emits on identity_provider payloads', () => {
+describe('keys the SDK emits on identity_provider payloads', () => {
   const idpErrors = (p: Record<string, any>) => validate('identity_provider', p).errors;
-  it('K14 custom_property_definition.app_assignment_properties, always sent (even empty)', () => {
+  it('custom_property_definition.app_assignment_properties, always sent (even empty)', () => {
     const p = sdkIdentityProvider();
     expect(idpErrors(p)).toEqual([]);
     p.custom_property_definition.app_assignment_properties = { added_on: 'TIMESTAMP' };
@@ -137,7 +139,7 @@ describe('3.1 keys the SDK emits on identity_provider payloads', () => {
     ];
     expect(idpErrors(p)).toEqual([]);
   });
-  it('K14 assignment properties are checked against their declared type', () => {
+  it('assignment properties are checked against their declared type', () => {
     const p = sdkIdentityProvider();
     p.custom_property_definition.app_assignment_properties = { added_on: 'TIMESTAMP' };
     p.apps = [{ id: 'a1', name: 'App' }];
@@ -148,18 +150,18 @@ describe('3.1 keys the SDK emits on identity_provider payloads', () => {
       /declared as TIMESTAMP/,
     );
   });
-  it('K15 users[].identity_type HUMAN and NONHUMAN', () => {
+  it('users[].identity_type HUMAN and NONHUMAN', () => {
     const p = sdkIdentityProvider();
     p.users[0].identity_type = 'HUMAN';
     p.users.push({ name: 'bot', identity: 'bot', identity_type: 'NONHUMAN' });
     expect(idpErrors(p)).toEqual([]);
   });
-  it('K15 stays an enum: another identity_type is an error', () => {
+  it('identity_type stays an enum: another value is an error', () => {
     const p = sdkIdentityProvider();
     p.users[0].identity_type = 'SERVICE';
     expectOnly(idpErrors(p), 'users[0].identity_type', /one of: HUMAN, NONHUMAN/);
   });
-  it('K16 groups[].source_identity', () => {
+  it('groups[].source_identity', () => {
     const p = sdkIdentityProvider();
     p.groups = [
       {
@@ -172,8 +174,8 @@ describe('3.1 keys the SDK emits on identity_provider payloads', () => {
   });
 });
 
-describe('3.2 enum values the SDK emits', () => {
-  it('E1 connections[].node_type is any non-empty node type', () => {
+describe('enum values the SDK emits', () => {
+  it('connections[].node_type is any non-empty node type', () => {
     const p = sdkApplication();
     app0(p).resources = [
       {
@@ -187,7 +189,7 @@ describe('3.2 enum values the SDK emits', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('E1 an empty node_type names nothing: an error', () => {
+  it('an empty node_type names nothing: an error', () => {
     const p = sdkApplication();
     app0(p).resources = [{ name: 'db1', resource_type: 'db', connections: [{ id: 'x', node_type: '' }] }];
     expectOnly(
@@ -196,7 +198,7 @@ describe('3.2 enum values the SDK emits', () => {
       /must name the connected node type/,
     );
   });
-  it('E2 identity_type local_access_creds grants to an access credential', () => {
+  it('identity_type local_access_creds grants to an access credential', () => {
     const p = sdkApplication();
     app0(p).local_access_creds = [{ id: 'key-1', name: 'deploy key', is_active: true }];
     p.identity_to_permissions = [
@@ -208,7 +210,7 @@ describe('3.2 enum values the SDK emits', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('E2 the credential must exist in the application', () => {
+  it('the access credential a grant names must exist in the application', () => {
     const p = sdkApplication();
     p.identity_to_permissions = [
       {
@@ -223,7 +225,7 @@ describe('3.2 enum values the SDK emits', () => {
       /local access credential "key-9" does not exist in application "app"/,
     );
   });
-  it('E2b local_role, which the SDK never sends, is not an identity type', () => {
+  it('local_role, which the SDK never sends, is not an identity type', () => {
     const p = sdkApplication();
     p.identity_to_permissions = [{ identity: 'reader', identity_type: 'local_role' }];
     expectOnly(

@@ -1,7 +1,8 @@
 /**
- * Issue 10, section 3.4 of spec/sdk-payload-fields.md: references and identities. One test per row
- * passes what the vendor SDK 1.1.15 emits; where a rule stays stricter, a second test shows the
- * error (the decisions are in packages/core/README.md).
+ * References and identities: local users, groups, roles and access credentials are known by the `id`
+ * the vendor SDK 1.1.15 sends, and which references must name something that exists. Each test
+ * passes what the SDK emits; where a rule stays stricter, a second test shows the error (the
+ * decisions are in packages/core/README.md).
  */
 import { describe, expect, it } from 'vitest';
 import { expectOnly } from '../test-support/fixtures.js';
@@ -16,8 +17,8 @@ const readGrant = (identity: string, identity_type = 'local_user') => ({
   application_permissions: [{ application: 'app', permission: 'read', apply_to_application: true }],
 });
 
-describe('3.4 references and identities', () => {
-  it('S1 local users are known by id: grants name them by it', () => {
+describe('references and identities', () => {
+  it('local users are known by id: grants name them by it', () => {
     const p = sdkApplication();
     app0(p).local_users = [
       { name: 'user1', id: '1235' },
@@ -26,7 +27,7 @@ describe('3.4 references and identities', () => {
     p.identity_to_permissions = [readGrant('1235'), readGrant('1236')];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S1 two users with one name and different ids are two users', () => {
+  it('two users with one name and different ids are two users', () => {
     const p = sdkApplication();
     app0(p).local_users = [
       { name: 'Bob', id: 'u-1' },
@@ -35,7 +36,7 @@ describe('3.4 references and identities', () => {
     p.identity_to_permissions = [readGrant('u-1'), readGrant('u-2')];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S1 a repeated id is a duplicate, reported at the id', () => {
+  it('a repeated id is a duplicate, reported at the id', () => {
     const p = sdkApplication();
     app0(p).local_users = [
       { name: 'Bob', id: 'u-1' },
@@ -47,7 +48,7 @@ describe('3.4 references and identities', () => {
       /duplicate local user "U-1".*first is at index 0/,
     );
   });
-  it('S1 a grant to an id no user has is an error', () => {
+  it('a grant to an id no user has is an error', () => {
     const p = sdkApplication();
     app0(p).local_users = [{ name: 'user1', id: '1235' }];
     p.identity_to_permissions = [readGrant('1299')];
@@ -57,7 +58,7 @@ describe('3.4 references and identities', () => {
       /local user "1299" does not exist in application "app"/,
     );
   });
-  it('S2 groups, roles and access credentials are known by id', () => {
+  it('groups, roles and access credentials are known by id', () => {
     const p = sdkApplication();
     app0(p).local_groups = [
       { name: 'group0', id: 'g0' },
@@ -75,7 +76,7 @@ describe('3.4 references and identities', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S2 a user listing an access credential the application lacks is an error', () => {
+  it('a user listing an access credential the application lacks is an error', () => {
     const p = sdkApplication();
     app0(p).local_users[0].access_creds = ['c9'];
     expectOnly(
@@ -84,7 +85,7 @@ describe('3.4 references and identities', () => {
       /local access credential "c9" does not exist in application "app"/,
     );
   });
-  it('S3 access credentials receive grants and role assignments', () => {
+  it('access credentials receive grants and role assignments', () => {
     const p = sdkApplication();
     app0(p).local_roles = [{ name: 'deployer', id: 'r-d', permissions: ['read'] }];
     app0(p).local_access_creds = [{ id: 'key-1', name: 'deploy key', is_active: true }];
@@ -98,23 +99,23 @@ describe('3.4 references and identities', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S4 an application whose only identity is an access credential', () => {
+  it('an application whose only identity is an access credential', () => {
     const p = sdkApplication();
     app0(p).local_users = [];
     app0(p).local_access_creds = [{ id: 'key-1', name: 'deploy key', is_active: true }];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S4 stays stricter: an application with no identity at all is an error (spec)', () => {
+  it('stricter than the SDK: an application with no identity at all is an error (spec)', () => {
     const p = sdkApplication();
     app0(p).local_users = [];
     expectOnly(errorsOf(p), 'applications[0]', /an application needs at least one identity/);
   });
-  it('S5 a role permission defined at the top level', () => {
+  it('a role permission defined at the top level', () => {
     const p = sdkApplication();
     app0(p).local_roles = [{ name: 'reader', permissions: ['READ'] }];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S5 stays stricter: a role permission that is not defined is an error (spec)', () => {
+  it('stricter than the SDK: a role permission that is not defined is an error (spec)', () => {
     const p = sdkApplication();
     app0(p).local_roles = [{ name: 'reader', permissions: ['write'] }];
     expectOnly(
@@ -123,13 +124,13 @@ describe('3.4 references and identities', () => {
       /permission "write" does not exist in the top-level permissions/,
     );
   });
-  it('S6 a user group that exists', () => {
+  it('a user group that exists', () => {
     const p = sdkApplication();
     app0(p).local_groups = [{ name: 'admins' }];
     app0(p).local_users[0].groups = ['Admins'];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S6 stays stricter: a user group that does not exist is an error (spec)', () => {
+  it('stricter than the SDK: a user group that does not exist is an error (spec)', () => {
     const p = sdkApplication();
     app0(p).local_users[0].groups = ['admins'];
     expectOnly(
@@ -138,7 +139,7 @@ describe('3.4 references and identities', () => {
       /local group "admins" does not exist in application "app"/,
     );
   });
-  it('S7 resources of one type all with ids, or all without', () => {
+  it('resources of one type all with ids, or all without', () => {
     const p = sdkApplication();
     app0(p).resources = [
       { id: 'db-1', name: 'db1', resource_type: 'db' },
@@ -147,7 +148,7 @@ describe('3.4 references and identities', () => {
     ];
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S7 stays stricter: ids mixed within one resource type are an error (spec)', () => {
+  it('stricter than the SDK: ids mixed within one resource type are an error (spec)', () => {
     const p = sdkApplication();
     app0(p).resources = [
       { id: 'db-1', name: 'db1', resource_type: 'db' },
@@ -155,13 +156,13 @@ describe('3.4 references and identities', () => {
     ];
     expectOnly(errorsOf(p), 'applications[0].resources[1].id', /must either all have an id or none/);
   });
-  it('S8 a property value of its declared type', () => {
+  it('a property value of its declared type', () => {
     const p = sdkApplication();
     p.custom_property_definition.applications[0].local_user_properties = { seats: 'NUMBER' };
     app0(p).local_users[0].custom_properties = { seats: 2 };
     expect(errorsOf(p)).toEqual([]);
   });
-  it('S8 stays stricter: a value of another type is an error (spec: values are validated)', () => {
+  it('stricter than the SDK: a value of another type is an error (spec: values are validated)', () => {
     const p = sdkApplication();
     p.custom_property_definition.applications[0].local_user_properties = { seats: 'NUMBER' };
     app0(p).local_users[0].custom_properties = { seats: 'two' };
@@ -171,13 +172,13 @@ describe('3.4 references and identities', () => {
       /must be a number: the property is declared as NUMBER/,
     );
   });
-  it('S9 hris managers and groups that exist', () => {
+  it('hris managers and groups that exist', () => {
     const p = sdkHris();
     p.groups = [{ id: 'dept1', name: 'Department 1', group_type: 'Department' }];
     p.employees.push({ ...p.employees[0], id: 'e2', managers: [{ id: 'e1' }], department: { id: 'dept1' } });
     expect(validate('hris', p).errors).toEqual([]);
   });
-  it('S9 stays stricter: a manager who is no employee is an error', () => {
+  it('stricter than the SDK: a manager who is no employee is an error', () => {
     const p = sdkHris();
     p.employees[0].managers = [{ id: 'm9' }];
     expectOnly(
@@ -186,14 +187,14 @@ describe('3.4 references and identities', () => {
       /manager "m9" is not the id of an employee/,
     );
   });
-  it("S10 a role without permissions is accepted with the service's warning", () => {
+  it("a role without permissions is accepted with the service's warning", () => {
     const p = sdkApplication();
     app0(p).local_roles = [{ name: 'empty_role' }];
     const { errors, warnings } = validate('application', p);
     expect(errors).toEqual([]);
     expectOnly(warnings, 'applications[0].local_roles[0]', /^Role is missing permission/);
   });
-  it('S10 a role with only nested roles grants theirs: no warning', () => {
+  it('a role with only nested roles grants theirs: no warning', () => {
     const p = sdkApplication();
     app0(p).local_roles = [
       { name: 'reader', permissions: ['read'] },

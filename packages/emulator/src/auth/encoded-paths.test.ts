@@ -1,6 +1,7 @@
 /**
- * Issue 9, defect 1: percent-encoded paths reached routes without a key, because access was decided
- * on the raw URL while the router decodes it. Faults and the call log must read paths the same way.
+ * Percent-encoded paths must not reach routes without a key: access was once decided on the raw URL
+ * while the router decodes it, so `/%5Femulator/...` slipped through. Faults and the call log must
+ * read paths the same way.
  */
 import { describe, expect, it } from 'vitest';
 import { useEmulator, userFacing, values } from '../test-support/harness.js';
@@ -8,7 +9,7 @@ import { useEmulator, userFacing, values } from '../test-support/harness.js';
 const ADMIN_KEY = 'encoded-admin-key';
 const MEMBER_KEY = 'encoded-member-key';
 
-describe('percent-encoded paths (issue 9)', () => {
+describe('percent-encoded paths reach no route their key does not admit', () => {
   const h = useEmulator({
     apiKeys: [
       { key: ADMIN_KEY, role: 'admin' },

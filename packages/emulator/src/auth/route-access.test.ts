@@ -1,5 +1,5 @@
 /**
- * Issue 9, defect 1: every registered route, under every spelling of its path, refuses callers its
+ * Every registered route, under every spelling of its path, refuses callers its
  * declared access does not admit, and nothing changes. The routes come from the app itself, so a
  * route added later is walked without touching this file.
  */
@@ -63,7 +63,7 @@ function spellings(path: string): Spelling[] {
   ];
 }
 
-describe('route access: every route, every spelling (issue 9)', () => {
+describe('route access: every route, every spelling', () => {
   let dir: string;
   let emu: RunningEmulator;
   let db: Db;
@@ -199,7 +199,7 @@ describe('route access: every route, every spelling (issue 9)', () => {
   }, 180_000);
 });
 
-describe('route access: session and access-token routes (issue 14)', () => {
+describe('route access: console-session and OAuth2 access-token routes', () => {
   let emu: RunningEmulator;
   beforeAll(async () => {
     emu = await startEmulator({ apiKeys: ROLES.map((role) => ({ key: KEYS[role], role })) });

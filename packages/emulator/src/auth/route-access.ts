@@ -2,7 +2,7 @@
  * Who may call each route. Every route declares it in its options (`allow(...)` below); the
  * emulator refuses to start with a route that does not. Access is decided on the route fastify
  * matched, after it decoded the path, never on the raw URL: a prefix test on the raw URL let
- * `/%5Femulator/api_keys` through without a key (issue 9).
+ * `/%5Femulator/api_keys` through without a key.
  */
 import { isOAuthScope, type OAuthScope } from '@oaakit/core';
 import type { FastifyInstance, RouteOptions } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 2: console users under /_emulator/users, the sign-in page, sessions on the emulator
+ * Console users under /_emulator/users, the sign-in page, sessions on the emulator
  * clock, the CSRF token, sign-out. Over HTTP against a real emulator.
  */
 import type { IncomingHttpHeaders } from 'node:http';

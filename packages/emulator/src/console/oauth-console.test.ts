@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 7: the OAuth2 apps page in a real headless Chromium. Sign in, register an app,
+ * The OAuth2 apps page in a real headless Chromium. Sign in, register an app,
  * rotate its secret, complete the PKCE flow through the consent page (the redirect lands on a real
  * HTTP receiver, the code is exchanged with fetch), use the token, revoke the app in the console
  * and see the token fail.

@@ -1,8 +1,8 @@
 /**
- * One database file, two processes writing (issue 9, defect 4): a transaction that read before
- * another connection committed must not fail with `database is locked` when it writes. The other
- * connection runs in a worker thread, and the two hand over through shared memory, so the other
- * one's write lands exactly between this transaction's read and its write.
+ * One database file, two processes writing (two `oaa run` on the embedded emulator): a transaction
+ * that read before another connection committed must not fail with `database is locked` when it
+ * writes. The other connection runs in a worker thread, and the two hand over through shared
+ * memory, so the other one's write lands exactly between this transaction's read and its write.
  */
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';

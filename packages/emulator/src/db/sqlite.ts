@@ -1,9 +1,9 @@
 /**
  * The SQLite binding for this Node version. better-sqlite3 12 (built from source here) is the binding
  * on Node 20; on Node 24 its statements can abort the process when they are garbage-collected
- * (upstream better-sqlite3 issue #1515, not fixed in 12.x). better-sqlite3 13 is the Node-API port
- * that fixes it, ships prebuilt binaries, and needs Node >= 22, so it is used from Node 22 on. Both
- * have the same API.
+ * (https://github.com/WiseLibs/better-sqlite3/issues/1515, not fixed in 12.x). better-sqlite3 13 is
+ * the Node-API port that fixes it, ships prebuilt binaries, and needs Node >= 22, so it is used from
+ * Node 22 on. Both have the same API.
  */
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';

@@ -4,8 +4,11 @@ import { describe, expect, it } from 'vitest';
 import type { GraphEdgeView as EdgeView, GraphNodeView } from './read-graph.js';
 import { useEmulator, type Harness, type Json } from '../test-support/harness.js';
 
-/** Payloads the vendor's Python SDK built, beside the repository (`<repo>/../shared/fixtures`). */
-const SDK = fileURLToPath(new URL('../../../../../shared/fixtures/sdk-1.1.15/', import.meta.url));
+/**
+ * Payloads with every field the vendor's Python SDK emits, built by core's builders and committed in
+ * `packages/core/fixtures/sdk-fields`.
+ */
+const SDK = fileURLToPath(new URL('../../../core/fixtures/sdk-fields/', import.meta.url));
 const sdkFixture = (name: string): Json => JSON.parse(readFileSync(`${SDK}${name}.json`, 'utf8'));
 
 /** Nodes as the graph endpoints answer them; the tests read only named nodes. */

@@ -1,5 +1,5 @@
 /**
- * Issue 9, defect 8: errors fastify raises itself (bad URL, bad JSON, body too large, wrong media
+ * Errors fastify raises itself (bad URL, bad JSON, body too large, wrong media
  * type, unknown path, over-long id) answer in the service's error body, with `request_id` and the
  * `x-request-id` header, like every other error.
  */
@@ -24,7 +24,7 @@ function expectServiceError(r: Answer, status: number, code: string): void {
   expect(JSON.stringify(r.body)).not.toContain('FST_');
 }
 
-describe('framework errors in the service error body (issue 9)', () => {
+describe('framework errors in the service error body', () => {
   const h = useEmulator({ bodyLimit: BODY_LIMIT });
 
   it.each([

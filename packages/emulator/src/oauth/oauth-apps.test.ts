@@ -1,5 +1,5 @@
 /**
- * Issue 14, item 1: OAuth2 app management under /_emulator/oauth_apps, over HTTP: the URL rules,
+ * OAuth2 app management under /_emulator/oauth_apps, over HTTP: the URL rules,
  * secrets shown once then by their first 4 characters, at most 2, revoke/reinstate/delete, events.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 14, items 2-3 over HTTP: /oauth/authorize with every check, the consent page (signed-in user,
+ * The authorization step over HTTP: /oauth/authorize with every check, the consent page (signed-in user,
  * CSRF) and headless consent; redirect URIs matched exactly, loopback ports aside (RFC 8252).
  */
 import { describe, expect, it } from 'vitest';

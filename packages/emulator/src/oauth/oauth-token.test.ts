@@ -1,5 +1,5 @@
 /**
- * Issue 14, items 4-5 over HTTP: /oauth/token (single-use codes, PKCE, rotation, RFC 6749 errors),
+ * The token step over HTTP: /oauth/token (single-use codes, PKCE, rotation, RFC 6749 errors),
  * /oauth/userinfo, access tokens as API credentials within their scopes, and the negative cases of
  * RFC 9700: code reuse, a wrong verifier, a redirect URI mismatch, refresh-token reuse after
  * rotation, a revoked app.

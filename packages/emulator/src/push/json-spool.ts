@@ -6,8 +6,8 @@
  * a placeholder where each spooled array was. The skeleton is parsed with `JSON.parse`; a spooled
  * collection is read back as an iterable that parses it in batches of entities (`SpoolCollection`).
  *
- * Why a hand-written scanner and not `@streamparser/json` or `stream-json` (DESIGN.md prefers
- * them): measured on this machine on bench-app-1000000 (395 MB of JSON read from a file, one process
+ * Why a hand-written scanner and not `@streamparser/json` or `stream-json` (the usual streaming JSON
+ * parsers): measured on this machine on bench-app-1000000 (395 MB of JSON read from a file, one process
  * each, same minute, load average about 9), picking the 2,010,000 users and grants out of it took
  * `@streamparser/json` 0.0.22 13.1 s (30 MB/s, peak RSS 437 MB) and `stream-json` 1.9 28.6 s
  * (13.8 MB/s, 470 MB), parsing only; `JSON.parse` of the whole text took 5.6 s (71 MB/s, 1.44 GB);

@@ -1,5 +1,5 @@
 /**
- * Issue 9: one request must not be able to exhaust the emulator. A CSV of millions of rows, or gzip
+ * One request must not be able to exhaust the emulator. A CSV of millions of rows, or gzip
  * that inflates hundreds of times over, is refused with 400 naming its field once a limit is
  * passed, and the emulator takes the next push. (memory-bound.test.ts sends the full-size bombs to
  * an emulator process and checks its peak memory.)
@@ -12,7 +12,7 @@ import { onlyViolation, samplePayload, useEmulator } from '../test-support/harne
 const MAPPING = { csv: { columns: { User: 'name', Email: 'identities' } } };
 const base64 = (text: string | Buffer): string => Buffer.from(text).toString('base64');
 
-describe('issue 9: the work of one push is bounded', () => {
+describe('the work of one push is bounded', () => {
   const h = useEmulator();
   const csvTarget = () => h().target('application', { configuration_json: JSON.stringify(MAPPING) });
   const pushCsv = (base: string, csv: Buffer | string, gzip = false) =>

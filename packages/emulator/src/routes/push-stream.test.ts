@@ -1,5 +1,5 @@
 /**
- * Issue 12, item 3: the emulator reads a pushed payload as a stream and writes its graph in one
+ * The emulator reads a pushed payload as a stream and writes its graph in one
  * transaction. A payload that turns out bad partway (cut short, a gzip bomb, a string that never
  * ends, a violation or a syntax error in its last users) gets a 400 naming the field, and the graph
  * pushed before stays exactly as it was, read back through the /_emulator graph views.

@@ -1,7 +1,8 @@
 /**
- * Gzip "bombs" for the tests of issue 9: small gzip data that inflates to a great deal. The repeated
- * piece is compressed once and its gzip member repeated (a gzip stream may hold many members), so
- * a bomb of 500 MB takes milliseconds to make and the test process never holds the inflated bytes.
+ * Gzip "bombs" for the tests that one push cannot exhaust the emulator: small gzip data that
+ * inflates to a great deal. The repeated piece is compressed once and its gzip member repeated (a
+ * gzip stream may hold many members), so a bomb of 500 MB takes milliseconds to make and the test
+ * process never holds the inflated bytes.
  */
 import { gzipSync } from 'node:zlib';
 

@@ -1,5 +1,5 @@
 /**
- * Issue 13 item 7: after a push the run waits for the service's parse outcome and the push's
+ * After a push the run waits for the service's parse outcome and the push's
  * OAA_PUSH event; the result (and the JSON report) carries them; a push the service reports as
  * failed after answering 200 is a failed run that leaves the state as it was.
  */

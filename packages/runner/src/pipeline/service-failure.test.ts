@@ -1,5 +1,5 @@
 /**
- * Issue 9: what a run ends with when the service refuses something. The refusal names what to fix
+ * What a run ends with when the service refuses something. The refusal names what to fix
  * (the config's names, the payload, the key) and keeps the service's field violations and request id
  * at the top of its details, against a real emulator.
  */

@@ -1,5 +1,5 @@
 /**
- * The streamed run (issue 12): a connector's streamed collections are read once, in the pass that
+ * The streamed run: a connector's streamed collections are read once, in the pass that
  * validates, hashes, diffs and pushes them; an invalid entity partway, or a deletion the guard
  * refuses, sends nothing the service would take as a payload; the diff comes from entity hashes.
  */

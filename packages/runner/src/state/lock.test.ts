@@ -1,5 +1,5 @@
 /**
- * The state lock against real files and processes (issue 9, defect 3): every kind of stale lock is
+ * The state lock against real files and processes: every kind of stale lock is
  * taken over, a live one never, and of contenders for one stale lock exactly one gets it. Holders in
  * other processes run test-fixtures/lock/hold-lock.js on the built runner (npx tsc -b packages/runner).
  */
@@ -88,7 +88,7 @@ async function holderProcess(leaseMs: number, container = false) {
   return { child, exited, answer: JSON.parse(line) as Answer };
 }
 
-describe('stale locks are taken over (issue 9, defect 3)', () => {
+describe('stale locks are taken over', () => {
   it('takes over an empty lock file (a crash between creating and writing it) after the grace period', async () => {
     await writeFile(path, '');
     const refused = await rejection(acquireLock(path, { graceMs: 60_000 }));

@@ -4,7 +4,7 @@
  * lease the holder refreshes while it runs. `lock-record.ts` has the rule for when a lock is stale;
  * `lock-file.ts` the file operations that keep two contenders from both taking one over.
  *
- * Why not proper-lockfile (DESIGN.md's other option): its lock is a directory with nothing in it, so
+ * Why not proper-lockfile (the usual lock-file package): its lock is a directory with nothing in it, so
  * a refusal could not name the holder; it judges staleness by mtime alone, so a local holder whose
  * event loop is blocked for longer than the lease (a long synchronous validation, SQLite waiting on a
  * busy database) loses its lock, and a dead local holder is noticed only after the lease; and two

@@ -1,7 +1,7 @@
 /**
- * Issue 9, defect 5: the parser's memory grew without bound on a long line (a 400 MB file without
- * a line break peaked at 3.2 GB, `/dev/zero` grew until the machine ran out), and a file that is
- * not UTF-8 was not said to be so.
+ * The parser holds a bounded amount of input, and says when a file is not UTF-8. Without limits its
+ * memory grew without bound on a long line (a 400 MB file without a line break peaked at 3.2 GB,
+ * `/dev/zero` grew until the machine ran out), and a file that is not UTF-8 was not said to be so.
  */
 import { isUtf8 } from 'node:buffer';
 import fc from 'fast-check';
@@ -54,7 +54,7 @@ function refusalOf(input: Buffer | string, options: CsvParserOptions = {}, cuts:
   return { records: records.map((r) => r.fields), refusal: refusal!, problems: parser.problems };
 }
 
-describe('issue 9: the parser holds a bounded amount of input', () => {
+describe('the parser holds a bounded amount of input', () => {
   it('stops at a value over maxFieldBytes as soon as the limit is crossed, reading no further', () => {
     const chunk = Buffer.alloc(100, 'x');
     const { fed, records, refusal } = feedUntilRefused({ maxFieldBytes: 1000 }, 'a,b\n1,', () => chunk);
@@ -116,7 +116,7 @@ describe('issue 9: the parser holds a bounded amount of input', () => {
   });
 });
 
-describe('issue 9: a NUL byte or a file that is not UTF-8', () => {
+describe('a NUL byte or a file that is not UTF-8', () => {
   it('refuses a NUL byte in a value, at its line and field, after the records before it', () => {
     for (const cuts of [[], [9], [11]]) {
       const { records, refusal } = refusalOf('a,b\n1,2\n3,x\0y\n4,5\n', {}, cuts);

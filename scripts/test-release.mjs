@@ -88,10 +88,11 @@ async function step(name, fn) {
 const note = (text) => process.stdout.write(`   ${text}\n`);
 
 /**
- * Runs `command args` in `cwd` with `env`, its output captured; resolves to its stdout, and fails
- * the step with its whole output (stdout and stderr as they came) when it exits non-zero.
+ * Runs `command args` in `cwd` with `env`, its output captured; resolves to its stdout (its whole
+ * output with `all`), and fails the step with its whole output (stdout and stderr as they came)
+ * when it exits non-zero.
  */
-function run(command, args, { cwd, env }) {
+function run(command, args, { cwd, env, all = false }) {
   const shown = [command, ...args].join(' ');
   process.stdout.write(`   $ ${shown}\n`);
   return new Promise((resolvePromise, reject) => {
@@ -122,7 +123,7 @@ function run(command, args, { cwd, env }) {
       clearTimeout(limit);
       running.delete(child);
       const output = Buffer.concat(chunks).toString('utf8');
-      if (code === 0) resolvePromise(Buffer.concat(stdout).toString('utf8'));
+      if (code === 0) resolvePromise(all ? output : Buffer.concat(stdout).toString('utf8'));
       else
         reject(
           new StepFailure(
@@ -217,6 +218,11 @@ async function betterSqlitePrebuild() {
   });
   note(`${file}, from ${relative(root, dir)}/build/Release`);
   return { npm_config_better_sqlite3_local_prebuilds: prebuilds };
+}
+
+/** npm 11's notices about install scripts that no allowScripts entry covers, shown in the step's output. */
+function installScriptNotices(output) {
+  for (const line of output.split('\n')) if (line.startsWith('npm warn install-scripts')) note(line);
 }
 
 /** How the better-sqlite3 in `nodeModules` got its binary, for the step's output. */
@@ -365,7 +371,7 @@ try {
   });
 
   await step('install @oaakit/cli globally into an empty prefix, as a user would', async () => {
-    await run(
+    const installed = await run(
       'npm',
       [
         'install',
@@ -377,8 +383,9 @@ try {
         '--no-fund',
         '@oaakit/cli',
       ],
-      { cwd: home, env: userEnv },
+      { cwd: home, env: userEnv, all: true },
     );
+    installScriptNotices(installed);
     const version = await run(oaa, ['--version'], { cwd: home, env: userEnv });
     check(
       version.startsWith(`@oaakit/cli/${versions['@oaakit/cli']} `),
@@ -420,7 +427,9 @@ try {
   });
 
   await step('npm install (in the plugin)', async () => {
-    await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: pluginDir, env: userEnv });
+    installScriptNotices(
+      await run('npm', ['install', '--no-audit', '--no-fund'], { cwd: pluginDir, env: userEnv, all: true }),
+    );
     note(sqliteBinaryNote(join(pluginDir, 'node_modules')));
   });
 

@@ -20,6 +20,8 @@ step "public API report"
 npm run api:check
 step "plugin scaffold: generate, build and test a plugin from each template"
 bash scripts/test-scaffold.sh
+step "release: publish to a local registry, install oaa from it, then scaffold, build, test and run a plugin"
+npm run test:release
 step "typecheck"
 npm run typecheck
 step "lint"

@@ -5,7 +5,7 @@ import { CONNECTOR_API_VERSION, TEMPLATES } from '@oaakit/core';
 import type { Template } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlugin } from './create-plugin.js';
-import { defaultOaakitSource } from './oaakit-dependencies.js';
+import { OAAKIT_PACKAGES, defaultOaakitSource, oaakitDependencySpecs } from './oaakit-dependencies.js';
 import { RUNNER_PACKAGE_ROOT } from './template-dir.js';
 import { rejection } from '../test-support/rejection.js';
 
@@ -21,12 +21,20 @@ async function text(dir: string, file: string): Promise<string> {
   return readFile(join(dir, file), 'utf8');
 }
 
-const runnerVersion = (
-  JSON.parse(await readFile(join(RUNNER_PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
-).version;
-
 /** This checkout's packages/ directory (the runner is packages/runner). */
 const PACKAGES_DIR = join(RUNNER_PACKAGE_ROOT, '..');
+
+/** The version of this checkout's packages/<name>. */
+async function checkoutVersion(name: string): Promise<string> {
+  return (JSON.parse(await text(join(PACKAGES_DIR, name), 'package.json')) as { version: string }).version;
+}
+
+/** Writes a package.json for `@oaakit/<name>` at `version` into `dir`, as an install would. */
+async function installPackage(dir: string, name: string, version: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  const manifest = { name: `@oaakit/${name}`, version, exports: { './package.json': './package.json' } };
+  await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
+}
 
 describe('createPlugin', () => {
   it.each(TEMPLATES)(
@@ -94,8 +102,49 @@ describe('createPlugin', () => {
     expect(created.oaakit).toBe('registry');
     const manifest = JSON.parse(await text(created.dir, 'package.json')) as Record<string, unknown>;
     expect(manifest).toMatchObject({
-      peerDependencies: { '@oaakit/core': `^${runnerVersion}` },
-      devDependencies: { '@oaakit/cli': `^${runnerVersion}`, '@oaakit/runner': `^${runnerVersion}` },
+      peerDependencies: { '@oaakit/core': `^${await checkoutVersion('core')}` },
+      devDependencies: {
+        '@oaakit/cli': `^${await checkoutVersion('cli')}`,
+        '@oaakit/client': `^${await checkoutVersion('client')}`,
+        '@oaakit/core': `^${await checkoutVersion('core')}`,
+        '@oaakit/emulator': `^${await checkoutVersion('emulator')}`,
+        '@oaakit/runner': `^${await checkoutVersion('runner')}`,
+      },
+    });
+  });
+
+  it('takes each registry range from the version installed with the runner, as a global install of the CLI lays them out', async () => {
+    // npm i -g @oaakit/cli: <prefix>/lib/node_modules/@oaakit/cli, its dependencies in its own node_modules.
+    const global = join(work, 'prefix', 'lib', 'node_modules');
+    const cli = join(global, '@oaakit', 'cli');
+    await installPackage(cli, 'cli', '2.4.0');
+    await installPackage(join(cli, 'node_modules', '@oaakit', 'core'), 'core', '2.3.1');
+    await installPackage(join(cli, 'node_modules', '@oaakit', 'client'), 'client', '2.3.0');
+    await installPackage(join(cli, 'node_modules', '@oaakit', 'emulator'), 'emulator', '2.2.5');
+    const runner = join(cli, 'node_modules', '@oaakit', 'runner');
+    await installPackage(runner, 'runner', '2.3.2');
+    expect(defaultOaakitSource(runner)).toBe('registry');
+    expect(oaakitDependencySpecs('registry', runner)).toEqual({
+      cli: '^2.4.0',
+      client: '^2.3.0',
+      core: '^2.3.1',
+      emulator: '^2.2.5',
+      runner: '^2.3.2',
+    });
+  });
+
+  it("gives a package not installed beside the runner the runner's own version (they are released together)", async () => {
+    const project = join(work, 'project', 'node_modules', '@oaakit');
+    await installPackage(join(project, 'core'), 'core', '3.0.1');
+    await installPackage(join(project, 'runner'), 'runner', '3.0.0');
+    const specs = oaakitDependencySpecs('registry', join(project, 'runner'));
+    expect(Object.keys(specs).sort()).toEqual([...OAAKIT_PACKAGES].sort());
+    expect(specs).toEqual({
+      cli: '^3.0.0',
+      client: '^3.0.0',
+      core: '^3.0.1',
+      emulator: '^3.0.0',
+      runner: '^3.0.0',
     });
   });
 

@@ -147,7 +147,7 @@ export async function createPlugin(options: CreatePluginOptions): Promise<Create
 
   const names = pluginNames(options.name);
   const oaakit = options.oaakit ?? defaultOaakitSource();
-  const values = placeholders(names, template, await oaakitDependencySpecs(oaakit));
+  const values = placeholders(names, template, oaakitDependencySpecs(oaakit));
   const files = new Map([...(await listFiles(root, VARIANTS)), ...(await listFiles(variant))]);
   // Filled in memory first: a template mistake then leaves nothing half-written.
   const contents = new Map<string, string>();

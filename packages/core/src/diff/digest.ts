@@ -10,11 +10,10 @@ import { nestedHash, type NestedSet } from './nested-hash.js';
 import { throwIfViolations } from './problems.js';
 
 /**
- * Names the digest's algorithm; v4 hashes every entity's own data with the value hash of
- * `value-hash.ts` and combines an entity with its nested collections from numbers
- * (`nested-hash.ts`); v3 hashed entities with nested collections as text, v2 every entity as
- * `hash128` of its canonical text, v1 as SHA-256 of it. A digest of an earlier version never
- * equals a v4 one, so the first run after the upgrade pushes once more.
+ * Names the digest's algorithm (hashed first): every entity's own data hashed with the value hash
+ * of `value-hash.ts`, an entity combined with its nested collections from numbers
+ * (`nested-hash.ts`). Should the algorithm change, so does the name, and no digest of the new one
+ * equals one of the old.
  */
 export const DIGEST_VERSION = 'oaakit.digest.v4';
 
@@ -50,9 +49,7 @@ function hashCollections(
  * values that equals for equal canonical text, see `value-hash.ts`; an entity with nested
  * entities together with its collections' hashes, see `nested-hash.ts`) and the entity hashes are
  * combined order-independently (their sum modulo 2^128), so memory stays flat however many
- * entities the payload holds. The digest names its version (`oaakit.digest.v4`): digests of
- * earlier versions never equal these, so a run after the upgrade sees its last push's digest as
- * different and pushes once more.
+ * entities the payload holds. The digest names its algorithm (`DIGEST_VERSION`).
  *
  * Throws `ValidationError` when an entity collection is not a list of objects.
  *

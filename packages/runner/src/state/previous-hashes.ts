@@ -155,13 +155,6 @@ export class PreviousHashes {
   private index: Int32Array | undefined;
 
   /**
-   * False for a snapshot written with an earlier entity hash (formats v1 to v3): its own hashes
-   * say nothing about today's, so the diff tells added and removed entities (by key) but counts
-   * none as changed. The next snapshot is comparable again.
-   */
-  comparable = true;
-
-  /**
    * @param source Reads the entities again, for the names of removed ones, in the order they were
    *   added.
    */

@@ -4,7 +4,7 @@ import { jsonChunks } from '../serialize/json-chunks.js';
 import { fixture } from '../test-support/fixtures.js';
 import { countEntities } from './entity-counts.js';
 import { digest } from './digest.js';
-import { entityKey, entityLabel, hashAsRead, ownHex, type EntityHash } from './hash-as-read.js';
+import { entityKey, entityLabel, hashAsRead, type EntityHash } from './hash-as-read.js';
 
 /** What a test keeps of an entity: `onEntity`'s object is filled again for the next one. */
 interface Seen {
@@ -12,12 +12,12 @@ interface Seen {
   scope: string;
   key: string;
   label: string;
-  own: string;
+  own: number;
 }
 
 function keep(list: Seen[]): (e: EntityHash) => void {
   return (e) =>
-    list.push({ kind: e.kind, scope: e.scope, key: entityKey(e), label: entityLabel(e), own: ownHex(e) });
+    list.push({ kind: e.kind, scope: e.scope, key: entityKey(e), label: entityLabel(e), own: e.own });
 }
 import type { JsonObject } from './json.js';
 

@@ -14,7 +14,7 @@
  * Each value is hashed in two 32-bit lanes (MurmurHash3's x86 mixing, each lane added into the
  * other), strings four UTF-16 code units per step, read with `charCodeAt` in place.
  * The 64 bits are spread over four words so that the result fits `HASH_WORDS` and `MultisetHash`.
- * Like `hash128`, it tells a change; it does not authenticate data.
+ * Like the other hashes of `hash128.ts`, it tells a change; it does not authenticate data.
  */
 
 import { encodeTags } from './canonical.js';

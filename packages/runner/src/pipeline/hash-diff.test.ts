@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { EntityHash } from '@oaakit/core';
-import { ownNumber } from '../state/entity-hash-reader.js';
 import { PreviousHashes, type PreviousEntity } from '../state/previous-hashes.js';
 import { HashDiff } from './hash-diff.js';
 
-const OLD = '0123456789abcdef';
-const NEW = 'fedcba9876543210';
+const OLD = 0x0123456789abc;
+const NEW = 0xfedcba9876543;
 
 function previous(): PreviousHashes {
   const entities: PreviousEntity[] = ['ann', 'bo', 'cy'].map((name) => ({
@@ -13,7 +12,7 @@ function previous(): PreviousHashes {
     scope: 'app',
     key: `name\u0000${name}`,
     label: name,
-    own: ownNumber(OLD),
+    own: OLD,
   }));
   const hashes = new PreviousHashes(() => entities);
   for (const e of entities) hashes.add(e.kind, e.scope, e.key, e.own);
@@ -21,15 +20,14 @@ function previous(): PreviousHashes {
   return hashes;
 }
 
-function user(name: string, own: string): EntityHash {
+function user(name: string, own: number): EntityHash {
   return {
     kind: 'local_users',
     scope: 'app',
     keyPrefix: 'name\u0000',
     keyValue: name,
     name: undefined,
-    ownHigh: parseInt(own.slice(0, 8), 16),
-    ownLow: parseInt(own.slice(8), 16),
+    own,
   };
 }
 

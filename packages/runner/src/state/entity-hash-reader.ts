@@ -7,35 +7,21 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { ENTITY_KINDS } from '@oaakit/core';
-import type { EntityHash, EntityKind } from '@oaakit/core';
-import { ENTITY_HASHES_FORMAT } from './entity-hash-writer.js';
+import type { EntityKind } from '@oaakit/core';
+import { ENTITY_HASHES_FORMAT, OWN_HASH_LENGTH } from './entity-hash-writer.js';
 import { PreviousHashes, type PreviousEntity } from './previous-hashes.js';
 
-/** Hex digits of an own hash. */
-export const OWN_HASH_LENGTH = 16;
-
-/** An own hash (16 hex digits) as a number: its first 52 bits, exact in a double; NaN if not hex. */
-export function ownNumber(own: string): number {
-  const bytes = Buffer.from(own, 'utf8');
-  return bytes.length < 13 ? Number.NaN : ownIn(bytes, 0);
-}
-
-/** The first 52 bits of the hex digits at `from` (see `ownNumber`); NaN if they are not hex. */
+/** The own hash in the 13 hex digits at `from`; NaN if they are not hex. */
 function ownIn(bytes: Uint8Array, from: number): number {
-  // Digit by digit: `parseInt(text.slice(0, 13), 16)` costs a string and a parse per entity.
+  // Digit by digit: `parseInt(text, 16)` costs a string and a parse per entity.
   let n = 0;
-  for (let i = from; i < from + 13; i++) {
+  for (let i = from; i < from + OWN_HASH_LENGTH; i++) {
     const c = bytes[i]!;
     const d = c >= 0x30 && c <= 0x39 ? c - 0x30 : c >= 0x61 && c <= 0x66 ? c - 0x57 : -1;
     if (d < 0) return Number.NaN;
     n = n * 16 + d;
   }
   return n;
-}
-
-/** The own hash of `entity` as a number: its first 52 bits, as `ownNumber` reads them from hex. */
-export function ownNumberOf(entity: EntityHash): number {
-  return entity.ownHigh * 0x100000 + (entity.ownLow >>> 12);
 }
 
 /** What a key reads as: the value after the key field's name (`name\0bob` -> `bob`), or the key. */

@@ -1,24 +1,26 @@
 /**
  * Writes the snapshot of a push for the next run's diff: one hash per entity, not the payload. A
- * gzip text file of lines: first `{"format":"oaakit.entity-hashes.v4","template":...}`; then,
+ * gzip text file of lines: first `{"format":"oaakit.entity-hashes.v5","template":...}`; then,
  * written while the push is serialized, `S<TAB>scope` the first time a scope (the entity an entity
  * sits in) appears, numbered from 0 in order, and per entity
  * `kind index<TAB>scope number<TAB>own hash<TAB>key`, followed by `<TAB>label` only when the label
- * is not what the key reads as; last `H<TAB>header hash`. The own hash is the first 64 bits of
- * core's entity hash (the value hash of `value-hash.ts`). A key or label holding a tab, a line
- * break, a quote or a backslash is written as a JSON string (and so starts with a quote).
- * `entity-hash-reader.ts` reads it back.
+ * is not what the key reads as; last `H<TAB>header hash`. The kind index is the kind's position in
+ * core's `ENTITY_KINDS`; the own hash is core's `EntityHash.own` (52 bits) in 13 hex digits, the
+ * number the diff compares. A key or label holding a tab, a line break, a quote or a backslash is
+ * written as a JSON string (and so starts with a quote). `entity-hash-reader.ts` reads it back.
  */
 import { once } from 'node:events';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
+import { ENTITY_KIND_INDEX, HEX_PAIRS } from '@oaakit/core';
 import type { EntityHash, EntityKind, Template } from '@oaakit/core';
 import type { EntryWriter } from './state-backend.js';
-import { KIND_INDEX } from './previous-hashes.js';
 
 /** Format tag of the first line: the one format this version writes and reads. */
-export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v4';
+export const ENTITY_HASHES_FORMAT = 'oaakit.entity-hashes.v5';
+/** Hex digits of an own hash: its 52 bits. */
+export const OWN_HASH_LENGTH = 13;
 /** File name suffix of entity-hash snapshots. */
 export const ENTITY_HASHES_SUFFIX = '.hashes.gz';
 /** Lines are batched into writes of about this many bytes. */
@@ -33,12 +35,6 @@ function field(text: string): string {
   }
   return text;
 }
-
-/** The two hex digits of each byte, as two character codes in one number (high byte first). */
-const HEX_PAIRS = Uint16Array.from({ length: 256 }, (_, b) => {
-  const digits = b.toString(16).padStart(2, '0');
-  return (digits.charCodeAt(0) << 8) | digits.charCodeAt(1);
-});
 
 /** Room kept free at the end of the batch buffer for the fixed part of a line. */
 const LINE_ROOM = 64;
@@ -97,12 +93,23 @@ export class EntityHashWriter {
     this.pos = p;
   }
 
-  /** Writes a 32-bit word as 8 hex digits, a byte's two at a time. */
-  private hex(w: number): void {
+  /**
+   * Writes an own hash (52 bits) as 13 hex digits, a byte's two at a time: its first 32 bits, then
+   * its last 20 (one digit, then two bytes).
+   */
+  private own(own: number): void {
+    const high = (own / 0x100000) >>> 0;
+    const low = own - high * 0x100000;
     const buf = this.buf;
     let p = this.pos;
     for (let shift = 24; shift >= 0; shift -= 8) {
-      const pair = HEX_PAIRS[(w >>> shift) & 0xff]!;
+      const pair = HEX_PAIRS[(high >>> shift) & 0xff]!;
+      buf[p++] = pair >>> 8;
+      buf[p++] = pair & 0xff;
+    }
+    buf[p++] = HEX_PAIRS[low >>> 16]! & 0xff;
+    for (let shift = 8; shift >= 0; shift -= 8) {
+      const pair = HEX_PAIRS[(low >>> shift) & 0xff]!;
       buf[p++] = pair >>> 8;
       buf[p++] = pair & 0xff;
     }
@@ -140,12 +147,11 @@ export class EntityHashWriter {
     if (this.pos + LINE_ROOM > this.buf.length) this.flush();
     if (entity.kind !== this.lastKind) {
       this.lastKind = entity.kind;
-      this.lastKindIndex = KIND_INDEX.get(entity.kind) ?? -1;
+      this.lastKindIndex = ENTITY_KIND_INDEX.get(entity.kind) ?? -1;
     }
     this.count(this.lastKindIndex);
     this.count(scope);
-    this.hex(entity.ownHigh);
-    this.hex(entity.ownLow);
+    this.own(entity.own);
     this.buf[this.pos++] = 0x09;
     this.key(entity.keyPrefix, entity.keyValue);
     // Most labels are what the key reads as (`name\0bob` and `bob`): left out, and read back so.

@@ -9,7 +9,7 @@
  * bytes an entity and a garbage-collected object each. Names are not held: the few a report lists (removed entities) are
  * read again from the snapshot (`missingNames`).
  */
-import { ENTITY_KINDS, type EntityKind } from '@oaakit/core';
+import { ENTITY_KIND_INDEX, ENTITY_KINDS, fmix, type EntityKind } from '@oaakit/core';
 
 /** One entity of the last push as its snapshot tells it. */
 export interface PreviousEntity {
@@ -20,15 +20,13 @@ export interface PreviousEntity {
   key: string;
   /** Its name as written, else what the key reads as. */
   label: string;
-  /** Its own hash as a number (see `ownNumber`). */
+  /** Its own hash (core's `EntityHash.own`). */
   own: number;
 }
 
 /** Reads the entities of the last push again, in the order the snapshot has them. */
 export type PreviousEntitySource = () => AsyncIterable<PreviousEntity> | Iterable<PreviousEntity>;
 
-/** Index of each kind in `ENTITY_KINDS`: what the snapshot writes and the table keeps. */
-export const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
 /** The kind's bits in an entity's flags (its index + 1). */
 const KIND_BITS = 0x3f;
 /** Set in an entity's flags once it was found in the new payload. */
@@ -42,14 +40,6 @@ const MIN_SLOTS = 1024;
 
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
-
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
 
 /** The two lanes of the last identity hashed. */
 let ha = 0;
@@ -170,7 +160,7 @@ export class PreviousHashes {
 
   /** Adds an entity of the last push (a second one with the same identity replaces the first). */
   add(kind: EntityKind, scope: string, key: string, own: number): void {
-    const k = KIND_INDEX.get(kind) ?? 0;
+    const k = ENTITY_KIND_INDEX.get(kind) ?? 0;
     identity(k, scope, key);
     this.append(k, own);
   }
@@ -180,7 +170,7 @@ export class PreviousHashes {
    * snapshot reader's fast path: no string is made for the key).
    */
   addAscii(kind: EntityKind, scope: string, bytes: Uint8Array, from: number, to: number, own: number): void {
-    const k = KIND_INDEX.get(kind) ?? 0;
+    const k = ENTITY_KIND_INDEX.get(kind) ?? 0;
     identityScope(k, scope);
     mixBytes(bytes, from, to);
     this.append(k, own);
@@ -262,19 +252,19 @@ export class PreviousHashes {
     return this.index![this.probe(this.index!)]! - 1;
   }
 
-  /** The own hash at position `i`, as `ownNumber` reads it. */
+  /** The own hash at position `i`. */
   private own(i: number): number {
     const w = i * WORDS;
     return (this.entities[w + 2]! >>> 0) * 0x100000 + (this.entities[w + 3]! >>> 8);
   }
 
   /**
-   * The own hash (see `ownNumber`) the last push had for this entity of the new payload (its key is
+   * The own hash (core's `EntityHash.own`) the last push had for this entity of the new payload (its key is
    * `keyPrefix + keyValue`, see core's `EntityHash`), marking it found; `undefined` for an entity
    * the last push did not have.
    */
   take(kind: EntityKind, scope: string, keyPrefix: string, keyValue = ''): number | undefined {
-    const k = KIND_INDEX.get(kind);
+    const k = ENTITY_KIND_INDEX.get(kind);
     if (k === undefined) return undefined;
     identity(k, scope, keyPrefix, keyValue);
     const i = this.find();

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@oaakit/core';
+import { hashAsRead, type JsonObject } from '@oaakit/core';
 import { writeHashSnapshot } from '../testing/hash-snapshot.js';
 import type { PreviousHashes } from './previous-hashes.js';
 import { StateStore } from './state-store.js';
@@ -92,11 +92,11 @@ describe('StateStore', () => {
     await commitPayload('cc33', { employees: [{ id: '7', name: 'Cy' }], groups: [{ id: 'g', name: 'G' }] });
     const dir = store.dirOf('hr');
     const text = gunzipSync(await readFile(join(dir, 'snapshot-cc33.hashes.gz'))).toString('utf8');
-    expect(text.startsWith('{"format":"oaakit.entity-hashes.v4"')).toBe(true);
+    expect(text.startsWith('{"format":"oaakit.entity-hashes.v5"')).toBe(true);
     // Entity hashes of an earlier format, and (earlier still) a snapshot of the gzip payload.
     await writeFile(
       join(dir, 'snapshot-dd44.hashes.gz'),
-      gzipSync(text.replace('oaakit.entity-hashes.v4', 'oaakit.entity-hashes.v3')),
+      gzipSync(text.replace('oaakit.entity-hashes.v5', 'oaakit.entity-hashes.v4')),
     );
     await writeFile(
       join(dir, 'snapshot-ee55.json.gz'),
@@ -105,7 +105,7 @@ describe('StateStore', () => {
     const cases: [string, string][] = [
       [
         'snapshot-dd44.hashes.gz',
-        'its snapshot snapshot-dd44.hashes.gz is of format oaakit.entity-hashes.v3',
+        'its snapshot snapshot-dd44.hashes.gz is of format oaakit.entity-hashes.v4',
       ],
       ['snapshot-ee55.json.gz', 'its snapshot snapshot-ee55.json.gz is a payload, not entity hashes'],
     ];
@@ -116,6 +116,22 @@ describe('StateStore', () => {
         hints: [`delete ${dir} and run again`],
       });
     }
+  });
+
+  it('reads back the own hash the hasher gave each entity', async () => {
+    const employees = Array.from({ length: 50 }, (_, i) => ({
+      id: String(i),
+      name: `E${i}`,
+      email: `e${i}@x`,
+    }));
+    const given: number[] = [];
+    hashAsRead('hris', { employees }, (e) => given.push(e.own));
+    await commitPayload('ab34', { employees });
+    const read: number[] = [];
+    for await (const e of (await store.readSnapshot('hr', (await store.read('hr'))!)).entries())
+      read.push(e.own);
+    expect(read).toEqual(given);
+    expect(new Set(read).size).toBe(50);
   });
 
   it('writes a label only when it is not what the key reads as, and reads both back', async () => {
@@ -157,18 +173,18 @@ describe('StateStore', () => {
     await expect(store.readSnapshot('hr', state('ee55', 'snapshot-ee55.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
       message: expect.stringMatching(
-        /snapshot-ee55\.hashes\.gz.*not an oaakit\.entity-hashes\.v4 file/,
+        /snapshot-ee55\.hashes\.gz.*not an oaakit\.entity-hashes\.v5 file/,
       ) as unknown,
     });
     // Empty, and an entity line whose own hash is not hex: the line is quoted.
     const cases: [string, RegExp][] = [
       ['', /the file is empty/],
       [
-        '{"format":"oaakit.entity-hashes.v4"}\nS\t""\n1\t0\t01234X6789abcdef\tid\u0000bo\nH\th\n',
-        /unreadable line "1\\t0\\t01234X6789abcdef\\tid\\u0000bo"/,
+        '{"format":"oaakit.entity-hashes.v5"}\nS\t""\n1\t0\t01234X6789abc\tid\u0000bo\nH\th\n',
+        /unreadable line "1\\t0\\t01234X6789abc\\tid\\u0000bo"/,
       ],
       [
-        '{"format":"oaakit.entity-hashes.v4"}\nS\t""\n1\t7\t0123456789abcdef\tid\u0000bo\nH\th\n',
+        '{"format":"oaakit.entity-hashes.v5"}\nS\t""\n1\t7\t0123456789abc\tid\u0000bo\nH\th\n',
         /unreadable line/,
       ],
     ];
@@ -180,7 +196,7 @@ describe('StateStore', () => {
       });
     }
     // Cut short: no header hash at its end.
-    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v4"}\n'));
+    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v5"}\n'));
     await expect(store.readSnapshot('hr', state('ee56', 'snapshot-ee56.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
       message: expect.stringContaining('ends before its last line') as unknown,

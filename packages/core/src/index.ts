@@ -210,7 +210,13 @@ export { HrisPayloadBuilder } from './builders/hris.js';
 
 // Streaming serialization
 export { jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
-export { type Streamable } from './serialize/json-values.js';
+export {
+  containerKind,
+  streamedKind,
+  type ContainerKind,
+  type Streamable,
+  type StreamedKind,
+} from './serialize/json-values.js';
 export {
   createPayloadStream,
   type PayloadByteCounts,

@@ -20,6 +20,7 @@ import { KEY_SEPARATOR, keyText } from './entity-key.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
 import { nestedHash, type NestedSet } from './nested-hash.js';
+import { streamedKind } from '../serialize/json-values.js';
 
 /**
  * Names the digest's algorithm (hashed first): every entity's own data hashed with the value hash
@@ -312,14 +313,8 @@ function wrap(
   owner: Pending | undefined,
 ): unknown {
   if (source === null || source === undefined) return source;
-  const sync =
-    typeof source === 'object' &&
-    typeof (source as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function';
-  const async =
-    typeof source === 'object' &&
-    !sync &&
-    typeof (source as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
-  if ((!sync && !async) || reading.listsOnly) {
+  const kind = streamedKind(source);
+  if (kind === undefined || reading.listsOnly) {
     reading.problems++;
     return source;
   }
@@ -343,7 +338,7 @@ function wrap(
     const value = see(reading, spec, scope, r.value, set, owner);
     return value === r.value ? r : { done: false, value };
   };
-  if (sync) {
+  if (kind === 'iterable') {
     return new Hashed(() => {
       begin();
       const inner = (source as Iterable<unknown>)[Symbol.iterator]();

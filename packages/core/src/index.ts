@@ -176,14 +176,8 @@ export type { SemanticOptions as ValidateOptions } from './validate/options.js';
 
 // Digest, diff and incremental payloads
 export { digest } from './diff/digest.js';
-export {
-  entityKey,
-  entityLabel,
-  hashAsRead,
-  ownHex,
-  type EntityHash,
-  type HashAsRead,
-} from './diff/hash-as-read.js';
+export { entityKey, entityLabel, hashAsRead, type EntityHash, type HashAsRead } from './diff/hash-as-read.js';
+export { fmix, HEX_PAIRS } from './diff/hash128.js';
 export {
   diffPayloads,
   type DiffItem,
@@ -192,7 +186,7 @@ export {
   type PayloadDiff,
 } from './diff/diff-payloads.js';
 export { applyIncremental } from './diff/apply-incremental.js';
-export { ENTITY_KINDS, type EntityKind } from './diff/entity-kinds.js';
+export { ENTITY_KIND_INDEX, ENTITY_KINDS, type EntityKind } from './diff/entity-kinds.js';
 export {
   countEntities,
   hasHeaderFields,
@@ -216,7 +210,13 @@ export { HrisPayloadBuilder } from './builders/hris.js';
 
 // Streaming serialization
 export { jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';
-export { type Streamable } from './serialize/json-values.js';
+export {
+  containerKind,
+  streamedKind,
+  type ContainerKind,
+  type Streamable,
+  type StreamedKind,
+} from './serialize/json-values.js';
 export {
   createPayloadStream,
   type PayloadByteCounts,

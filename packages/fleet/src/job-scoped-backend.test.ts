@@ -27,7 +27,7 @@ const state: StoredState = {
   dataSource: { id: 'd1', name: 'main' },
   digest: 'aa',
   counts: {},
-  snapshot: 'snapshot-aa.json.gz',
+  snapshot: 'snapshot-aa.hashes.gz',
   pushedAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
   connectorState: {},

@@ -76,7 +76,7 @@ describe('the state of a fleet in Redis', () => {
     await late.read('b');
     await push(new StateStore(new RedisStateBackend(connection)), 'b', 'cc33');
     await expect(
-      late.commit('b', { state: state('b', 'dd44', 'snapshot-cc33.json.gz') }),
+      late.commit('b', { state: state('b', 'dd44', 'snapshot-cc33.hashes.gz') }),
     ).rejects.toMatchObject({
       code: 'STATE_CONFLICT',
     });
@@ -94,7 +94,7 @@ describe('the state of a fleet in Redis', () => {
     // A holder paused past its lease (no renewal) and overtaken by another run.
     await connection.set('oaa:lock:c', JSON.stringify({ token: 'someone-else' }));
     await expect(
-      store.commit('c', { state: state('c', 'ee55', 'snapshot-ee55.json.gz') }),
+      store.commit('c', { state: state('c', 'ee55', 'snapshot-ee55.hashes.gz') }),
     ).rejects.toMatchObject({
       code: 'STATE_CONFLICT',
     });

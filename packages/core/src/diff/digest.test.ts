@@ -118,6 +118,31 @@ describe('digest', () => {
     );
   });
 
+  it('names every entity collection that is not a list of objects, nested ones too', () => {
+    const bad = {
+      applications: [
+        {
+          name: 'app1',
+          resources: [{ name: 'r', sub_resources: ['branch'] }],
+          local_users: new Set([{ name: 'u' }]),
+        },
+      ],
+      permissions: [7],
+    };
+    let error: unknown;
+    try {
+      digest('application', bad);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).violations).toEqual([
+      { field: 'applications[0].local_users', description: 'must be a list of entities' },
+      { field: 'applications[0].resources[0].sub_resources[0]', description: 'must be an object' },
+      { field: 'permissions[0]', description: 'must be an object' },
+    ]);
+  });
+
   it('rejects an unknown template', () => {
     const call = (): string => digest('ldap' as Template, {});
     expect(call).toThrow(OaaError);

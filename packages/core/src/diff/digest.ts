@@ -1,44 +1,29 @@
-import { createHash } from 'node:crypto';
 import type { Violation } from '../errors.js';
 import { templateSpec, type ChildCollection } from './entity-kinds.js';
 import type { Template } from '../schemas/templates.js';
 import { forEachEntity } from './entity-key.js';
-import { encodeHeader, hashOwn } from './entity-parts.js';
+import { hashPayload } from './hash-as-read.js';
 import { joinPath, type JsonObject } from './json.js';
-import { MultisetHash } from './multiset-hash.js';
-import { nestedHash, type NestedSet } from './nested-hash.js';
 import { throwIfViolations } from './problems.js';
 
 /**
- * Names the digest's algorithm; v4 hashes every entity's own data with the value hash of
- * `value-hash.ts` and combines an entity with its nested collections from numbers
- * (`nested-hash.ts`); v3 hashed entities with nested collections as text, v2 every entity as
- * `hash128` of its canonical text, v1 as SHA-256 of it. A digest of an earlier version never
- * equals a v4 one, so the first run after the upgrade pushes once more.
+ * The entity collections of `container` (and, nested, of its entities) that are not lists of
+ * objects, found again only once the hasher has met one.
  */
-export const DIGEST_VERSION = 'oaakit.digest.v4';
-
-/** The nested collections of one container, each hashed as an order-independent multiset. */
-function hashCollections(
+function shapeViolations(
   collections: readonly ChildCollection[],
   container: JsonObject,
   path: string,
   violations: Violation[],
-): NestedSet[] {
-  return collections.map(({ field, spec }) => {
-    const set = new MultisetHash();
+): Violation[] {
+  for (const { field, spec } of collections) {
     const fieldPath = joinPath(path, field);
     forEachEntity(container[field], fieldPath, violations, (entity, index) => {
-      const words = hashOwn(spec, entity);
-      if (spec.children.length === 0) {
-        set.add(words);
-        return;
-      }
-      const own = words.slice(0, 4);
-      set.add(nestedHash(own, hashCollections(spec.children, entity, `${fieldPath}[${index}]`, violations)));
+      if (spec.children.length > 0)
+        shapeViolations(spec.children, entity, `${fieldPath}[${index}]`, violations);
     });
-    return { field, set };
-  });
+  }
+  return violations;
 }
 
 /**
@@ -50,9 +35,8 @@ function hashCollections(
  * values that equals for equal canonical text, see `value-hash.ts`; an entity with nested
  * entities together with its collections' hashes, see `nested-hash.ts`) and the entity hashes are
  * combined order-independently (their sum modulo 2^128), so memory stays flat however many
- * entities the payload holds. The digest names its version (`oaakit.digest.v4`): digests of
- * earlier versions never equal these, so a run after the upgrade sees its last push's digest as
- * different and pushes once more.
+ * entities the payload holds. It is the digest `hashAsRead` gives for the same data, computed by
+ * the same hasher; the digest names its algorithm, so a digest of another one never equals it.
  *
  * Throws `ValidationError` when an entity collection is not a list of objects.
  *
@@ -60,16 +44,10 @@ function hashCollections(
  * if (digest('application', payload) === state.lastDigest) return; // nothing changed, skip the push
  */
 export function digest(template: Template, payload: JsonObject): string {
-  const spec = templateSpec(template);
-  const violations: Violation[] = [];
-  const h = createHash('sha256');
-  h.update(`${DIGEST_VERSION}\n${template}\n`);
-  h.update(encodeHeader(spec, payload));
-  h.update('\n');
-  let text = '';
-  for (const { field, set } of hashCollections(spec.collections, payload, '', violations))
-    text += `${field}=${set.toString()}\n`;
-  h.update(text);
-  throwIfViolations(violations, 'the payload', 'digested');
-  return h.digest('hex');
+  const hashed = hashPayload(template, payload, undefined, true);
+  if (hashed.problems > 0) {
+    const violations = shapeViolations(templateSpec(template).collections, payload, '', []);
+    throwIfViolations(violations, 'the payload', 'digested');
+  }
+  return hashed.digest();
 }

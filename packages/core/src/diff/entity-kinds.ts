@@ -40,6 +40,14 @@ export const ENTITY_KINDS: readonly EntityKind[] = [
 ];
 
 /**
+ * The position of each kind in {@link ENTITY_KINDS}: a small number that stands for the kind where
+ * a string would cost (a table of entities, a line of an entity-hash snapshot).
+ */
+export const ENTITY_KIND_INDEX: ReadonlyMap<EntityKind, number> = new Map(
+  ENTITY_KINDS.map((kind, i) => [kind, i]),
+);
+
+/**
  * How an entity is keyed: the first of `fields` that holds a value, or a pair of a type and an id.
  * Key values compare case-insensitively, as the service compares names.
  */

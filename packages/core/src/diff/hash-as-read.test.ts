@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Template } from '../schemas/templates.js';
 import { jsonChunks } from '../serialize/json-chunks.js';
+import { validate } from '../validate/index.js';
 import { fixture } from '../test-support/fixtures.js';
 import { countEntities } from './entity-counts.js';
 import { digest } from './digest.js';
-import { entityKey, entityLabel, hashAsRead, ownHex, type EntityHash } from './hash-as-read.js';
+import { entityKey, entityLabel, hashAsRead, type EntityHash } from './hash-as-read.js';
 
 /** What a test keeps of an entity: `onEntity`'s object is filled again for the next one. */
 interface Seen {
@@ -12,12 +13,12 @@ interface Seen {
   scope: string;
   key: string;
   label: string;
-  own: string;
+  own: number;
 }
 
 function keep(list: Seen[]): (e: EntityHash) => void {
   return (e) =>
-    list.push({ kind: e.kind, scope: e.scope, key: entityKey(e), label: entityLabel(e), own: ownHex(e) });
+    list.push({ kind: e.kind, scope: e.scope, key: entityKey(e), label: entityLabel(e), own: e.own });
 }
 import type { JsonObject } from './json.js';
 
@@ -125,6 +126,38 @@ describe('hashAsRead', () => {
     expect(JSON.parse(await readAll(hashed.value))).toEqual(tree(branches));
     expect(hashed.digest()).toBe(digest('application', tree(branches)));
     expect(hashed.counts).toMatchObject({ resources: 2 });
+  });
+
+  it('takes for no collection what the serializer writes as a record or a string, though iterable', async () => {
+    const p = {
+      applications: [
+        {
+          name: 'app1',
+          application_type: 'crm',
+          // An object literal with a field: a record, whatever else it has.
+          local_users: {
+            note: 'not users',
+            *[Symbol.iterator]() {
+              yield* users;
+            },
+          },
+        },
+      ],
+      permissions: new String('read'),
+    } as unknown as JsonObject;
+    const seen: Seen[] = [];
+    const hashed = hashAsRead('application', p, keep(seen));
+    const text = await readAll(hashed.value);
+    expect(text).toBe(await readAll(p));
+    expect(JSON.parse(text)).toEqual({
+      applications: [{ name: 'app1', application_type: 'crm', local_users: { note: 'not users' } }],
+      permissions: 'read',
+    });
+    expect(seen.map((e) => e.label)).toEqual(['app1']);
+    expect(hashed.counts).toMatchObject({ local_users: 0, permissions: 0 });
+    expect(validate('application', p).errors.map((e) => e.field)).toEqual(
+      expect.arrayContaining(['applications[0].local_users', 'permissions']),
+    );
   });
 
   it('refuses the digest before the end, and a second read', async () => {

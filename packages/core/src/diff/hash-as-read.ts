@@ -1,34 +1,41 @@
 /**
  * The digest, the entity counts and one hash per entity, computed while a payload is read by its
  * one consumer (the serializer of a push): streamed collections are read once, and no more than the
- * entity being read is held. The digest equals `digest(template, payload)` of the same data.
+ * entity being read is held. `digest(template, payload)` is this hasher over a payload of lists.
  */
 import { createHash, hash } from 'node:crypto';
 import type { Template } from '../schemas/templates.js';
 import type { EntityCounts } from './entity-counts.js';
 import { templateKinds } from './entity-counts.js';
 import {
+  ENTITY_KIND_INDEX,
   ENTITY_KINDS,
   templateSpec,
   type ChildCollection,
   type EntityKind,
   type KindSpec,
 } from './entity-kinds.js';
-import { DIGEST_VERSION } from './digest.js';
 import { encodeHeader, hashOwn } from './entity-parts.js';
-import { hex32 } from './hash128.js';
 import { KEY_SEPARATOR, keyText } from './entity-key.js';
 import { isJsonObject, type JsonObject } from './json.js';
 import { MultisetHash } from './multiset-hash.js';
 import { nestedHash, type NestedSet } from './nested-hash.js';
+import { streamedKind } from '../serialize/json-values.js';
+
+/**
+ * Names the digest's algorithm (hashed first): every entity's own data hashed with the value hash
+ * of `value-hash.ts`, an entity combined with its nested collections from numbers
+ * (`nested-hash.ts`). Should the algorithm change, so does the name, and no digest of the new one
+ * equals one of the old.
+ */
+const DIGEST_VERSION = 'oaakit.digest.v4';
 
 /** Hex digits of the header hash. */
 const HEADER_HASH_DIGITS = 16;
 
 /**
  * One entity as it was read. `onEntity` is given one object, filled again for each entity: read
- * it during the call, and copy what you keep (see {@link entityKey}, {@link entityLabel} and
- * {@link ownHex}).
+ * it during the call, and copy what you keep (see {@link entityKey} and {@link entityLabel}).
  */
 export interface EntityHash {
   /** The entity's kind: the collection it is in (`local_users`, `resources`...). */
@@ -52,10 +59,12 @@ export interface EntityHash {
    * (`keyValue`, or the whole key for a pair); else `undefined`.
    */
   readonly name: string | undefined;
-  /** The first 32 bits of the hash of the entity's own data (nested collections are hashed on their own). */
-  readonly ownHigh: number;
-  /** The next 32 bits of that hash. */
-  readonly ownLow: number;
+  /**
+   * The hash of the entity's own data (nested collections are hashed on their own): its first 52
+   * bits, a whole number exact in a double. Two versions of an entity have the same one exactly
+   * when their own data is the same, but for accidental collisions (one in 2^52 for a pair).
+   */
+  readonly own: number;
 }
 
 /** The entity's key, lower-cased: `name\u0000bob`, or `local_user:bob` for a pair key. */
@@ -67,11 +76,6 @@ export function entityKey(entity: EntityHash): string {
 export function entityLabel(entity: EntityHash): string {
   if (entity.name !== undefined) return entity.name;
   return entity.keyPrefix.endsWith(KEY_SEPARATOR) ? entity.keyValue : entityKey(entity);
-}
-
-/** The 64 bits of the own hash as 16 hex digits. */
-export function ownHex(entity: EntityHash): string {
-  return hex32(entity.ownHigh) + hex32(entity.ownLow);
 }
 
 /** What {@link hashAsRead} returns. */
@@ -89,7 +93,6 @@ export interface HashAsRead {
 }
 
 const SCOPE_SEPARATOR = '\u0001';
-const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
 /** `field + NUL` per key field name; the last pair type seen and its prefix (`type:`). */
 const FIELD_PREFIXES = new Map<string, string>();
 let lastType = '';
@@ -117,8 +120,7 @@ class Entity implements EntityHash {
   keyPrefix = '';
   keyValue = '';
   name: string | undefined = undefined;
-  ownHigh = 0;
-  ownLow = 0;
+  own = 0;
 
   /** Fills in the key of `item` (and its name); false when it has none. */
   keyFrom(spec: KindSpec, item: JsonObject): boolean {
@@ -151,10 +153,17 @@ class Reading {
   /** Streamed collections wrapped, and read to their end, so far. */
   wrapped = 0;
   closed = 0;
+  /**
+   * Values where an entity collection should be that are not lists (or, unless `listsOnly`,
+   * iterables), and items of collections that are not objects: hashed as if absent.
+   */
+  problems = 0;
 
   constructor(
     readonly kinds: readonly EntityKind[],
-    readonly onEntity: (entity: EntityHash) => void,
+    readonly onEntity: ((entity: EntityHash) => void) | undefined,
+    /** Streamed collections are problems, not read (`digest` takes lists only). */
+    readonly listsOnly: boolean,
   ) {}
 
   /** Every wrapped collection has been read to its end. */
@@ -164,7 +173,7 @@ class Reading {
 
   counts(): EntityCounts {
     const counts: EntityCounts = {};
-    for (const kind of this.kinds) counts[kind] = this.tally[KIND_INDEX.get(kind)!]!;
+    for (const kind of this.kinds) counts[kind] = this.tally[ENTITY_KIND_INDEX.get(kind)!]!;
     return counts;
   }
 }
@@ -196,7 +205,7 @@ let lastKindIndex = 0;
 function kindIndex(spec: KindSpec): number {
   if (spec !== lastSpec) {
     lastSpec = spec;
-    lastKindIndex = KIND_INDEX.get(spec.kind)!;
+    lastKindIndex = ENTITY_KIND_INDEX.get(spec.kind)!;
   }
   return lastKindIndex;
 }
@@ -248,25 +257,32 @@ function see(
   into: MultisetHash,
   parent: Pending | undefined,
 ): unknown {
-  if (!isJsonObject(item)) return item;
+  if (!isJsonObject(item)) {
+    reading.problems++;
+    return item;
+  }
   reading.tally[kindIndex(spec)]! += 1;
   const words = hashOwn(spec, item);
   const leaf = spec.children.length === 0 || noChildren(spec, item);
   const entity = reading.entity;
-  entity.ownHigh = words[0]!;
-  entity.ownLow = words[1]!;
+  entity.own = words[0]! * 0x100000 + (words[1]! >>> 12);
   // Added before anything else can hash (and overwrite the words).
   let own: Uint32Array | undefined;
   if (leaf) into.add(words);
   else own = words.slice(0, 4);
-  const keyed = entity.keyFrom(spec, item);
+  const onEntity = reading.onEntity;
+  // Keys and scopes serve only the listener: without one, none is made.
+  const keyed = onEntity !== undefined && entity.keyFrom(spec, item);
   if (keyed) {
     entity.kind = spec.kind;
     entity.scope = scope;
-    reading.onEntity(entity);
+    onEntity(entity);
   }
   if (own === undefined) return item;
-  const inner = `${scope}${SCOPE_SEPARATOR}${spec.kind}:${keyed ? entity.keyPrefix + entity.keyValue : ''}`;
+  const inner =
+    onEntity === undefined
+      ? ''
+      : `${scope}${SCOPE_SEPARATOR}${spec.kind}:${keyed ? entity.keyPrefix + entity.keyValue : ''}`;
   // Open until the loop below is done; the parent waits for this entity.
   const pending: Pending = { own, children: [], into, open: 1, parent };
   if (parent !== undefined) parent.open++;
@@ -296,11 +312,12 @@ function wrap(
   set: MultisetHash,
   owner: Pending | undefined,
 ): unknown {
-  if (source === null || typeof source !== 'object') return source;
-  const sync = typeof (source as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function';
-  const async =
-    !sync && typeof (source as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
-  if (!sync && !async) return source;
+  if (source === null || source === undefined) return source;
+  const kind = streamedKind(source);
+  if (kind === undefined || reading.listsOnly) {
+    reading.problems++;
+    return source;
+  }
   reading.wrapped++;
   if (owner !== undefined) owner.open++;
   let used = false;
@@ -321,7 +338,7 @@ function wrap(
     const value = see(reading, spec, scope, r.value, set, owner);
     return value === r.value ? r : { done: false, value };
   };
-  if (sync) {
+  if (kind === 'iterable') {
     return new Hashed(() => {
       begin();
       const inner = (source as Iterable<unknown>)[Symbol.iterator]();
@@ -382,8 +399,30 @@ export function hashAsRead(
   payload: JsonObject,
   onEntity: (entity: EntityHash) => void,
 ): HashAsRead {
+  return hashPayload(template, payload, onEntity, false);
+}
+
+/** {@link HashAsRead}, and what of the payload was not read as entities. */
+export interface PayloadHashing extends HashAsRead {
+  /**
+   * Values where an entity collection should be that are not lists (nor, unless `listsOnly`,
+   * iterables), and items of collections that are not objects: each hashed as if absent.
+   */
+  readonly problems: number;
+}
+
+/**
+ * {@link hashAsRead}, with `onEntity` optional (no keys are read without it), and, when
+ * `listsOnly`, streamed collections counted as problems instead of read (`digest`).
+ */
+export function hashPayload(
+  template: Template,
+  payload: JsonObject,
+  onEntity: ((entity: EntityHash) => void) | undefined,
+  listsOnly: boolean,
+): PayloadHashing {
   const spec = templateSpec(template);
-  const reading = new Reading(templateKinds(template), onEntity);
+  const reading = new Reading(templateKinds(template), onEntity, listsOnly);
   const headerText = encodeHeader(spec, payload);
   const sets = new Map<string, MultisetHash>();
   const value: JsonObject = {};
@@ -400,7 +439,7 @@ export function hashAsRead(
       ? seeList(reading, collection.spec, '', v, set, undefined)
       : wrap(reading, collection.spec, '', v, set, undefined);
   }
-  const result: HashAsRead = {
+  const result: PayloadHashing = {
     value,
     header: hash('sha256', headerText, 'hex').slice(0, HEADER_HASH_DIGITS),
     get counts() {
@@ -408,6 +447,9 @@ export function hashAsRead(
     },
     get complete() {
       return reading.done;
+    },
+    get problems() {
+      return reading.problems;
     },
     digest() {
       if (!result.complete) throw new Error('hashAsRead: the payload has not been read to its end');

@@ -1,11 +1,11 @@
 /**
- * A fast 128-bit non-cryptographic hash of a string, in JavaScript: MurmurHash3's x86 128-bit
- * algorithm (seed 0) over the string's UTF-16 code units, two per 32-bit word (little-endian, so
- * it is MurmurHash3_x86_128 of the UTF-16LE bytes). Entity hashes only tell a change: a native
- * SHA-256 call per entity cost more than the entity's encoding (millions of calls per payload),
- * while this runs inline, reads the string without encoding it to bytes and allocates nothing.
- * Accidental collisions are negligible at 128 bits; collisions can be constructed on purpose, and
- * this hash detects changes, it does not authenticate data.
+ * The pieces the hashes of payloads are built of: MurmurHash3's x86 128-bit algorithm (seed 0)
+ * over UTF-16 code units, two per 32-bit word (little-endian, so it is MurmurHash3_x86_128 of the
+ * UTF-16LE bytes), which hashes an entity with nested collections (`nested-hash.ts`); its 32-bit
+ * finalizer, which the value hash (`value-hash.ts`) and the runner's identity hash mix with; and
+ * one table of hex digits. It runs inline and allocates nothing. Accidental collisions are
+ * negligible at 128 bits; collisions can be constructed on purpose, and these hashes detect
+ * changes, they do not authenticate data.
  */
 
 const C1 = 0x239b961b;
@@ -20,7 +20,12 @@ function rotl(x: number, r: number): number {
   return (x << r) | (x >>> (32 - r));
 }
 
-/** MurmurHash3's 32-bit finalizer: every bit of `h` affects every bit of the result. */
+/**
+ * MurmurHash3's 32-bit finalizer (`fmix32`): every bit of `h` affects every bit of the result.
+ *
+ * @example
+ * const mixed = fmix(a ^ b); // a signed 32-bit integer
+ */
 export function fmix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
@@ -29,22 +34,9 @@ export function fmix(h: number): number {
   return h ^ (h >>> 16);
 }
 
-/** Scratch code units for {@link hash128}; grown when a text is longer. */
-let scratch = new Uint16Array(1024);
-
-/** Hashes `text` into {@link HASH_WORDS} and returns it. */
-export function hash128(text: string): Uint32Array {
-  const n = text.length;
-  if (n > scratch.length) scratch = new Uint16Array(Math.max(n, scratch.length * 2));
-  for (let i = 0; i < n; i++) scratch[i] = text.charCodeAt(i);
-  const words = hashUnits(scratch, n);
-  if (scratch.length > 1 << 20) scratch = new Uint16Array(1024);
-  return words;
-}
-
 /**
- * Hashes the first `n` UTF-16 code units of `units` into {@link HASH_WORDS} and returns it: the
- * same as `hash128` of the text they spell.
+ * Hashes the first `n` UTF-16 code units of `units` into {@link HASH_WORDS} and returns it:
+ * MurmurHash3_x86_128 of the text they spell (as UTF-16LE).
  */
 export function hashUnits(units: Uint16Array, n: number): Uint32Array {
   let h1 = 0;
@@ -103,16 +95,26 @@ export function hashUnits(units: Uint16Array, n: number): Uint32Array {
   return HASH_WORDS;
 }
 
-const HEX_BYTE = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+/**
+ * The two hex digits of each byte, as two character codes in one number (the first digit's in the
+ * high byte): what a writer of hex copies straight into a buffer, a byte at a time.
+ *
+ * @example
+ * const pair = HEX_PAIRS[0xa7]!; // 'a7'
+ * buf[at] = pair >>> 8; // 0x61, 'a'
+ * buf[at + 1] = pair & 0xff; // 0x37, '7'
+ */
+export const HEX_PAIRS: Readonly<Uint16Array> = Uint16Array.from({ length: 256 }, (_, b) => {
+  const digits = b.toString(16).padStart(2, '0');
+  return (digits.charCodeAt(0) << 8) | digits.charCodeAt(1);
+});
 
-/** 8 hex digits of a 32-bit word, from a table (`toString(16)` and padding cost more per entity). */
+/** 8 hex digits of a 32-bit word. */
 export function hex32(w: number): string {
-  return (
-    HEX_BYTE[w >>> 24]! + HEX_BYTE[(w >>> 16) & 0xff]! + HEX_BYTE[(w >>> 8) & 0xff]! + HEX_BYTE[w & 0xff]!
-  );
-}
-
-/** The first 64 bits of the last hash (`words`) as 16 hex digits. */
-export function hex64(words: Uint32Array): string {
-  return hex32(words[0] ?? 0) + hex32(words[1] ?? 0);
+  let hex = '';
+  for (let shift = 24; shift >= 0; shift -= 8) {
+    const pair = HEX_PAIRS[(w >>> shift) & 0xff]!;
+    hex += String.fromCharCode(pair >>> 8, pair & 0xff);
+  }
+  return hex;
 }

@@ -24,7 +24,7 @@ export class MultisetHash {
   private size = 0;
   private pending = 0;
 
-  /** Adds one 128-bit hash given as four 32-bit words, most significant first (`hash128`). */
+  /** Adds one 128-bit hash given as four 32-bit words, most significant first (`HASH_WORDS`). */
   add(words: Uint32Array): void {
     this.s0 += words[0]!;
     this.s1 += words[1]!;

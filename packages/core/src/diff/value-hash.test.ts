@@ -129,6 +129,33 @@ describe('hashOwn (value-hash)', () => {
     );
   });
 
+  it('hashes each shared frozen value once, however many a long-lived process has seen', () => {
+    // More distinct frozen values than a cache of 65,536 would keep (as a daemon sees over its
+    // life), each held by two entities. Reads of their field are counted.
+    const n = 70_000;
+    let reads = 0;
+    const values = Array.from(
+      { length: n },
+      (_, i) =>
+        new Proxy(Object.freeze({ id: `g${i}` }), {
+          get(target, key, receiver) {
+            if (key === 'id') reads++;
+            return Reflect.get(target, key, receiver) as unknown;
+          },
+        }),
+    );
+    const first = values.map((g) => hashOf(users, { name: 'ann', grant: g }));
+    expect(reads).toBe(n);
+    const second = values.map((g) => hashOf(users, { name: 'bo', grant: g }));
+    expect(reads).toBe(n);
+    // Hashed like unfrozen copies, each its own value.
+    for (let i = 0; i < n; i += 997) {
+      expect(first[i]).toBe(hashOf(users, { name: 'ann', grant: { id: `g${i}` } }));
+      expect(second[i]).toBe(hashOf(users, { name: 'bo', grant: { id: `g${i}` } }));
+    }
+    expect(new Set(first).size).toBe(n);
+  });
+
   it('hashes strings far longer than usual without trouble', () => {
     const huge = 'x'.repeat(3_000_000);
     expect(hashOf(users, { name: huge })).not.toBe(hashOf(users, { name: `${huge}y` }));

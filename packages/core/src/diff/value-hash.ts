@@ -14,7 +14,7 @@
  * Each value is hashed in two 32-bit lanes (MurmurHash3's x86 mixing, each lane added into the
  * other), strings four UTF-16 code units per step, read with `charCodeAt` in place.
  * The 64 bits are spread over four words so that the result fits `HASH_WORDS` and `MultisetHash`.
- * Like `hash128`, it tells a change; it does not authenticate data.
+ * Like the other hashes of `hash128.ts`, it tells a change; it does not authenticate data.
  */
 
 import { encodeTags } from './canonical.js';
@@ -125,34 +125,32 @@ function hashObject(value: object): boolean {
   return hashFieldsOf(value as Record<string, unknown>, undefined, false);
 }
 
+/** The lanes of a value hashed before. */
+interface Lanes {
+  readonly a: number;
+  readonly b: number;
+}
+
+/** Stands for a value that is unused (hashes to nothing). */
+const UNUSED: Lanes = { a: 0, b: 0 };
+
 /**
  * Lanes of deeply frozen values (see `isDeepFrozen`) hashed before: payloads share such values
- * between entities (the builders share one frozen grant list among every identity that holds it).
- * The value is a slot in `FROZEN_LANES`, or -1 for a value that is unused.
+ * between entities (the builders share one frozen grant list among every identity that holds it),
+ * and each is hashed once. An entry lives as long as its value.
  */
-const FROZEN_SLOT = new WeakMap<object, number>();
-const MAX_FROZEN_KEPT = 1 << 16;
-const FROZEN_LANES = new Int32Array(2 * MAX_FROZEN_KEPT);
-let frozenKept = 0;
+const FROZEN = new WeakMap<object, Lanes>();
 
 function hashFrozen(value: object): boolean {
-  const slot = FROZEN_SLOT.get(value);
-  if (slot !== undefined) {
-    if (slot < 0) return false;
-    ha = FROZEN_LANES[slot]!;
-    hb = FROZEN_LANES[slot + 1]!;
+  const kept = FROZEN.get(value);
+  if (kept !== undefined) {
+    if (kept === UNUSED) return false;
+    ha = kept.a;
+    hb = kept.b;
     return true;
   }
   const used = hashObject(value);
-  if (frozenKept < MAX_FROZEN_KEPT && isDeepFrozen(value)) {
-    if (!used) FROZEN_SLOT.set(value, -1);
-    else {
-      const at = 2 * frozenKept++;
-      FROZEN_LANES[at] = ha;
-      FROZEN_LANES[at + 1] = hb;
-      FROZEN_SLOT.set(value, at);
-    }
-  }
+  if (isDeepFrozen(value)) FROZEN.set(value, used ? { a: ha, b: hb } : UNUSED);
   return used;
 }
 

@@ -1,5 +1,5 @@
 import { isDeepFrozen } from '../internal/frozen.js';
-import { containerKind, isIterableObject, isOmitted, resolveJsonValue } from './json-values.js';
+import { containerKind, isOmitted, resolveJsonValue, streamedKind } from './json-values.js';
 
 /**
  * Thrown inside `JsonEncoder.trySync` to abandon an attempt; never leaves this module. One
@@ -265,9 +265,9 @@ export class JsonEncoder {
       this.value(x, depth);
     }
     // An object literal without fields that is iterable (`{ *[Symbol.iterator]() {...} }`) stands
-    // for a list: the walker writes it (see `containerKind`). Asked only here, of objects with no
+    // for a list: the walker writes it (see `streamedKind`). Asked only here, of objects with no
     // field, because a symbol lookup on every object costs a tenth of the encoder's time.
-    if (!keys && isIterableObject(o)) throw BAIL;
+    if (!keys && streamedKind(o) !== undefined) throw BAIL;
     this.byte(0x7d);
   }
 

@@ -30,36 +30,51 @@ export function isOmitted(x: unknown): boolean {
 }
 
 /** How the walker writes an object value that the synchronous encoder handed back. */
-export type ContainerKind = 'array' | 'iterable' | 'async-iterable' | 'record' | 'boxed';
+export type ContainerKind = 'array' | StreamedKind | 'record' | 'boxed';
 
-/** Whether `x` has an iterator or an async iterator, of its own or inherited. */
-export function isIterableObject(x: object): boolean {
-  return (
-    typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function' ||
-    typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function'
-  );
-}
+/** How the serializer reads a streamed collection: with its iterator, or its async iterator. */
+export type StreamedKind = 'iterable' | 'async-iterable';
 
 function hasOwnField(x: object): boolean {
   for (const k in x) if (Object.prototype.hasOwnProperty.call(x, k)) return true;
   return false;
 }
 
+function isBoxed(x: object): boolean {
+  return x instanceof Number || x instanceof String || x instanceof Boolean || x instanceof BigInt;
+}
+
 /**
- * Classifies a resolved object; boxed primitives (`new String('x')`) unwrap as JSON.stringify does.
- * A plain object (an object literal) is a record when it has a field of its own, even if it is
- * iterable too; an iterable one without fields (`{ *[Symbol.iterator]() {...} }`) is a list.
+ * Whether the serializer writes `x` as a list it reads item by item (a streamed collection: a
+ * generator, a `Set`, an async iterable of entities...), and how: with its async iterator when it
+ * has one, else with its iterator. Not streamed: anything that is not an object, an array (a list
+ * already), a boxed primitive (`new String('ab')` is a string), and an object literal with a field
+ * of its own, which is a record even if it is iterable too; an iterable object literal without
+ * fields (`{ *[Symbol.iterator]() {...} }`) is streamed. The one rule the serializer, the hasher,
+ * the validator and the runner follow.
+ *
+ * @example
+ * if (streamedKind(value) === 'iterable') for (const entity of value as Iterable<unknown>) count++;
+ */
+export function streamedKind(x: unknown): StreamedKind | undefined {
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) return undefined;
+  // Most objects have neither: two lookups tell, before the rarer questions.
+  const async = typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
+  if (!async && typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function') return undefined;
+  if (isBoxed(x)) return undefined;
+  const proto: unknown = Object.getPrototypeOf(x);
+  if ((proto === Object.prototype || proto === null) && hasOwnField(x)) return undefined;
+  return async ? 'async-iterable' : 'iterable';
+}
+
+/**
+ * Classifies a resolved object; boxed primitives (`new String('x')`) unwrap as JSON.stringify does,
+ * and a streamed collection (see {@link streamedKind}) is written as a list.
  */
 export function containerKind(x: object): ContainerKind {
   if (Array.isArray(x)) return 'array';
-  if (x instanceof Number || x instanceof String || x instanceof Boolean || x instanceof BigInt)
-    return 'boxed';
-  const proto: unknown = Object.getPrototypeOf(x);
-  if ((proto === Object.prototype || proto === null) && hasOwnField(x)) return 'record';
-  if (typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function')
-    return 'async-iterable';
-  if (typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function') return 'iterable';
-  return 'record';
+  if (isBoxed(x)) return 'boxed';
+  return streamedKind(x) ?? 'record';
 }
 
 /** The primitive inside a boxed primitive, converted the way JSON.stringify converts it. */

@@ -1,3 +1,5 @@
+import { streamedKind } from '../serialize/json-values.js';
+
 /**
  * Entity collections as `validate` accepts them: arrays, or (streaming payloads) any iterable of
  * entities, walked once. Small collections (applications, permissions, groups, roles) are read into
@@ -11,21 +13,15 @@ export function toArray<T>(collection: Collection<T> | null | undefined): readon
   return Array.isArray(collection) ? (collection as readonly T[]) : Array.from(collection);
 }
 
-/** Whether `value` is an iterable other than a string or an array: a streamed collection. */
+/** Whether `value` is a streamed collection the serializer reads with its iterator (see `streamedKind`). */
 export function isStreamed(value: unknown): value is Iterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    !Array.isArray(value) &&
-    typeof (value as Iterable<unknown>)[Symbol.iterator] === 'function'
-  );
+  return streamedKind(value) === 'iterable';
 }
 
-/** Whether `value` is an async iterable (a streamed collection only the serializer can read). */
+/**
+ * Whether `value` is a streamed collection the serializer reads with its async iterator (see
+ * `streamedKind`): only the serializer can read it.
+ */
 export function isAsyncStreamed(value: unknown): value is AsyncIterable<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function'
-  );
+  return streamedKind(value) === 'async-iterable';
 }

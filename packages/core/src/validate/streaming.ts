@@ -144,7 +144,7 @@ function done(value: unknown, ctx: CheckContext): ValidationAsRead {
 
 /** A collection validate can read now: async ones are left unread. */
 function readable<T>(c: T): T | undefined {
-  return isAsyncStreamed(c) && !isStreamed(c) ? undefined : c;
+  return isAsyncStreamed(c) ? undefined : c;
 }
 
 function isPlain(x: unknown): x is Record<string, unknown> {

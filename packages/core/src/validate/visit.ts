@@ -1,5 +1,5 @@
 /** Checking a collection entity by entity, so that validation and serialization can share one read. */
-import { isAsyncStreamed, isStreamed, type Collection } from './collections.js';
+import { isAsyncStreamed, type Collection } from './collections.js';
 import type { CheckContext, PathSegment } from './context.js';
 
 /**
@@ -22,7 +22,7 @@ export function visitAll<T>(
   ctx: CheckContext,
   ...at: PathSegment[]
 ): boolean {
-  if (isAsyncStreamed(collection) && !isStreamed(collection)) {
+  if (isAsyncStreamed(collection)) {
     ctx.error(
       'is an async iterable, which validate() cannot read: validate the payload while it is serialized (createPayloadStream or pushPayload with validate, or validateAsRead)',
       ...at,

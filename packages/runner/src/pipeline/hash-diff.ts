@@ -5,7 +5,6 @@
  */
 import { hasHeaderFields } from '@oaakit/core';
 import type { EntityCounts, EntityHash, EntityKind, JsonObject, KindCounts, Template } from '@oaakit/core';
-import { ownNumberOf } from '../state/entity-hashes.js';
 import type { PreviousHashes } from '../state/previous-hashes.js';
 import type { DiffSummary } from './run-types.js';
 
@@ -34,7 +33,7 @@ export class HashDiff {
       this.tally(entity.kind).added++;
       return;
     }
-    if (this.previous.comparable && before !== ownNumberOf(entity)) this.tally(entity.kind).changed++;
+    if (before !== entity.own) this.tally(entity.kind).changed++;
   }
 
   /**

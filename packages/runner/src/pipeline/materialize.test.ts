@@ -37,6 +37,24 @@ describe('materialize', () => {
     expect(await materialize(payload)).toEqual({ name: 'abc', at, list: [1, 'two', null] });
   });
 
+  it('leaves what the serializer writes as a record or a string, though iterable', async () => {
+    const record = {
+      note: 'a record',
+      *[Symbol.iterator]() {
+        yield 1;
+      },
+    };
+    const boxed = new String('ab');
+    const payload = { record, boxed, list: [record, boxed] };
+    const out = (await materialize(payload)) as typeof payload;
+    expect(out.record).toBe(record);
+    expect(out.boxed).toBe(boxed);
+    expect(out.list).toEqual([record, boxed]);
+    expect(JSON.stringify(out)).toBe(
+      '{"record":{"note":"a record"},"boxed":"ab","list":[{"note":"a record"},"ab"]}',
+    );
+  });
+
   it('stops when the signal is aborted', async () => {
     const controller = new AbortController();
     async function* endless() {

@@ -5,6 +5,8 @@
  * synchronously, so a payload without iterables costs one pass and no copies.
  */
 
+import { streamedKind } from '@oaakit/core';
+
 /** Options of {@link materialize}. */
 export interface MaterializeOptions {
   signal?: AbortSignal | undefined;
@@ -20,12 +22,9 @@ interface Hole {
   source: Iterable<unknown> | AsyncIterable<unknown>;
 }
 
+/** `x` when it is a streamed collection (core's `streamedKind`: as the serializer reads it). */
 function asIterable(x: object): Iterable<unknown> | AsyncIterable<unknown> | undefined {
-  if (Array.isArray(x)) return undefined;
-  if (typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function')
-    return x as AsyncIterable<unknown>;
-  if (typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function') return x as Iterable<unknown>;
-  return undefined;
+  return streamedKind(x) === undefined ? undefined : (x as Iterable<unknown> | AsyncIterable<unknown>);
 }
 
 function visit(parent: Container, key: string | number, holes: Hole[]): void {

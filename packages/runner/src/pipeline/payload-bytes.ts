@@ -3,7 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { createPayloadStream, jsonChunks } from '@oaakit/core';
 import type { Client, PushPayloadResult } from '@oaakit/client';
-import type { EntityHashWriter } from '../state/entity-hashes.js';
+import type { EntityHashWriter } from '../state/entity-hash-writer.js';
 import { openAtomicFile } from '../state/atomic-write.js';
 import type { PushSettings } from './run-types.js';
 

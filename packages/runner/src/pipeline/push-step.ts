@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { OaaError } from '@oaakit/core';
 import type { JsonObject } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
-import { EntityHashWriter } from '../state/entity-hashes.js';
+import { EntityHashWriter } from '../state/entity-hash-writer.js';
 import type { PreviousHashes } from '../state/previous-hashes.js';
 import type { SnapshotWriter } from '../state/state-store.js';
 import type { StoredState } from '../state/stored-state.js';

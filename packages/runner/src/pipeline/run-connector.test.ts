@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { ValidationError } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appEntry, startHarness } from '../test-support/harness.js';
@@ -181,6 +181,25 @@ describe('runConnector against the emulator', () => {
     await h.admin.faults.clear();
     const retried = await h.run('app');
     expect(retried).toMatchObject({ status: 'pushed', diff: { byKind: { applications: { changed: 1 } } } });
+  });
+
+  it('refuses the state of another version of oaakit, and pushes afresh once it is deleted as told', async () => {
+    await h.config([appEntry({ userCount: 3 })]);
+    await h.run('app');
+    const dir = h.state().dirOf('app');
+    const path = join(dir, (await h.state().read('app'))!.snapshot);
+    const text = gunzipSync(await readFile(path)).toString('utf8');
+    await writeFile(path, gzipSync(text.replace(/oaakit\.entity-hashes\.v\d+/, 'oaakit.entity-hashes.v1')));
+    const before = await h.stateFiles('app');
+
+    const error = await rejection(h.run('app'));
+    expect(error.code).toBe('STATE_CORRUPT');
+    expect(error.message).toContain(`Delete ${dir} and run again`);
+    expect(await h.stateFiles('app')).toEqual(before);
+
+    await rm(dir, { recursive: true });
+    expect(await h.run('app')).toMatchObject({ status: 'pushed', diff: { firstPush: true } });
+    expect(await h.run('app')).toMatchObject({ status: 'skipped' });
   });
 
   it('pushes again when the provider was deleted on the server, even if nothing changed', async () => {

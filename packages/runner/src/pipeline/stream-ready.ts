@@ -5,7 +5,7 @@
  * everything else is materialized (`materialize`), because validation reads it before the push.
  * Other templates, whose validation reads everything before the push, are materialized whole.
  */
-import type { Template } from '@oaakit/core';
+import { streamedKind, type Template } from '@oaakit/core';
 import { materialize } from './materialize.js';
 import type { MaterializeOptions } from './materialize.js';
 
@@ -13,14 +13,6 @@ type Container = Record<string | number, unknown>;
 
 function isRecord(x: unknown): x is Container {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
-
-function isIterable(x: object): x is Iterable<unknown> {
-  return !Array.isArray(x) && typeof (x as Partial<Iterable<unknown>>)[Symbol.iterator] === 'function';
-}
-
-function isAsyncIterable(x: object): x is AsyncIterable<unknown> {
-  return typeof (x as Partial<AsyncIterable<unknown>>)[Symbol.asyncIterator] === 'function';
 }
 
 /**
@@ -39,7 +31,7 @@ function plainSync(value: unknown): unknown {
     return value;
   }
   if (value instanceof Date) return value;
-  if (isIterable(value)) return Array.from(value, plainSync);
+  if (streamedKind(value) === 'iterable') return Array.from(value as Iterable<unknown>, plainSync);
   if (Object.isFrozen(value)) return value;
   const container = value as Container;
   for (const key in container) {
@@ -132,16 +124,15 @@ class PlainItemsAsync implements AsyncIterable<unknown> {
 
 /** A collection kept streamed: as is when it is a list, else read through `PlainItems`. */
 function keepStreamed(value: unknown, fail: SourceFailure): unknown {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return plainSync(value);
-  if (isAsyncIterable(value)) return new PlainItemsAsync(value, fail);
-  if (isIterable(value)) return new PlainItems(value, fail);
-  return value;
+  const kind = streamedKind(value);
+  if (kind === 'async-iterable') return new PlainItemsAsync(value as AsyncIterable<unknown>, fail);
+  if (kind === 'iterable') return new PlainItems(value as Iterable<unknown>, fail);
+  return Array.isArray(value) ? plainSync(value) : value;
 }
 
 /** Reads `source` (a list, an iterable or an async iterable) into an array, items left as they are. */
 async function shallowList(source: unknown): Promise<unknown> {
-  if (source === null || typeof source !== 'object' || Array.isArray(source)) return source;
-  if (!isIterable(source) && !isAsyncIterable(source)) return source;
+  if (streamedKind(source) === undefined) return source;
   const out: unknown[] = [];
   for await (const item of source as AsyncIterable<unknown>) out.push(item);
   return out;
@@ -157,7 +148,7 @@ export async function readyForStreaming(
   fail: SourceFailure,
   options: MaterializeOptions = {},
 ): Promise<unknown> {
-  if (template !== 'application' || !isRecord(value) || isIterable(value) || isAsyncIterable(value))
+  if (template !== 'application' || !isRecord(value) || streamedKind(value) !== undefined)
     return materialize(value, options);
   for (const key of Object.keys(value)) {
     if (key === 'identity_to_permissions') value[key] = keepStreamed(value[key], fail);

@@ -8,7 +8,7 @@
  */
 import { ValidationError, hashAsRead, validateAsRead } from '@oaakit/core';
 import type { EntityCounts, JsonObject, Violation } from '@oaakit/core';
-import type { EntityHashWriter } from '../state/entity-hashes.js';
+import type { EntityHashWriter } from '../state/entity-hash-writer.js';
 import type { StoredState } from '../state/stored-state.js';
 import type { PreviousHashes } from '../state/previous-hashes.js';
 import { judgeDeletions } from './diff-step.js';

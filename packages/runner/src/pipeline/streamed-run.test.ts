@@ -4,9 +4,6 @@
  * refuses, sends nothing the service would take as a payload; the diff comes from entity hashes.
  */
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { gunzipSync, gzipSync } from 'node:zlib';
 import { CONNECTOR_API_VERSION, ValidationError, defineConnector, digest, z } from '@oaakit/core';
 import type { LocalUser } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -231,31 +228,5 @@ describe('the streamed run', () => {
       diff: { totals: { added: 0, removed: 0, changed: 0 } },
     });
     expect(await h.pushCalls()).toEqual([]);
-  });
-
-  it('pushes once more after the upgrade from earlier entity hashes, counting no entity as changed', async () => {
-    await run({ users: range(20) });
-    // Make the state what the earlier version wrote: another digest, entity hashes of format v3.
-    const dir = h.state().dirOf('streamed');
-    const stored = JSON.parse(await readFile(join(dir, 'state.json'), 'utf8')) as {
-      digest: string;
-      snapshot: string;
-    };
-    await writeFile(join(dir, 'state.json'), JSON.stringify({ ...stored, digest: 'ab'.repeat(32) }));
-    const lines = gunzipSync(await readFile(join(dir, stored.snapshot)))
-      .toString('utf8')
-      .replace('oaakit.entity-hashes.v4', 'oaakit.entity-hashes.v3')
-      .replace(/^(\d+\t\d+\t)[0-9a-f]{16}\t/gm, '$10123456789abcdef\t');
-    await writeFile(join(dir, stored.snapshot), gzipSync(lines));
-
-    const upgraded = await run({ users: range(21), changed: [3] });
-    expect(upgraded).toMatchObject({
-      status: 'pushed',
-      diff: { byKind: { local_users: { added: 1, removed: 0, changed: 0 } } },
-    });
-    // The state is of the new version again: unchanged data is skipped, changes are counted.
-    expect(await run({ users: range(21), changed: [3] })).toMatchObject({ status: 'skipped' });
-    const dry = await run({ users: range(21), changed: [3, 4] }, { dryRun: true });
-    expect(dry.diff.byKind).toEqual({ local_users: { added: 0, removed: 0, changed: 1 } });
   });
 });

@@ -9,7 +9,7 @@
  * bytes an entity and a garbage-collected object each. Names are not held: the few a report lists (removed entities) are
  * read again from the snapshot (`missingNames`).
  */
-import { ENTITY_KINDS, type EntityKind } from '@oaakit/core';
+import { ENTITY_KIND_INDEX, ENTITY_KINDS, fmix, type EntityKind } from '@oaakit/core';
 
 /** One entity of the last push as its snapshot tells it. */
 export interface PreviousEntity {
@@ -20,15 +20,13 @@ export interface PreviousEntity {
   key: string;
   /** Its name as written, else what the key reads as. */
   label: string;
-  /** Its own hash as a number (see `ownNumber`). */
+  /** Its own hash (core's `EntityHash.own`). */
   own: number;
 }
 
 /** Reads the entities of the last push again, in the order the snapshot has them. */
 export type PreviousEntitySource = () => AsyncIterable<PreviousEntity> | Iterable<PreviousEntity>;
 
-/** Index of each kind in `ENTITY_KINDS`: what the snapshot writes and the table keeps. */
-export const KIND_INDEX = new Map<EntityKind, number>(ENTITY_KINDS.map((kind, i) => [kind, i]));
 /** The kind's bits in an entity's flags (its index + 1). */
 const KIND_BITS = 0x3f;
 /** Set in an entity's flags once it was found in the new payload. */
@@ -43,95 +41,91 @@ const MIN_SLOTS = 1024;
 const C1 = 0xcc9e2d51;
 const C2 = 0x1b873593;
 
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  return h ^ (h >>> 16);
-}
-
-/** The two lanes of the last identity hashed. */
-let ha = 0;
-let hb = 0;
-
-/** Mixes the code units of `s`, then those of `t`, into the lanes (ha, hb), two units a step. */
-function mix(s: string, t = ''): void {
-  let a = ha;
-  let b = hb;
-  const ns = s.length;
-  const n = ns + t.length;
-  const at = (i: number): number => (i < ns ? s.charCodeAt(i) : t.charCodeAt(i - ns));
-  let i = 0;
-  for (; i + 1 < n; i += 2) {
-    const k = at(i) | (at(i + 1) << 16);
-    a = Math.imul(a ^ k, C1);
-    a = (a << 13) | (a >>> 19);
-    b = Math.imul(b ^ k, C2);
-    b = (b << 15) | (b >>> 17);
-  }
-  if (i < n) {
-    const k = at(i);
-    a = Math.imul(a ^ k, C1);
-    b = Math.imul(b ^ k, C2);
-  }
-  ha = fmix(a ^ n);
-  hb = fmix(b + n);
-}
-
 /**
- * Mixes bytes `from` to `to` of `bytes` into the lanes as `mix` mixes a text: the same lanes as
- * `mix` of the text those bytes spell, when every byte is ASCII (the caller's promise).
+ * The 64-bit hash of an entity's identity (kind, scope, key) in two 32-bit lanes, `a` and `b`,
+ * valid until the next call. The kind seeds it, then the scope, then the key, two code units a
+ * step; the lanes after the kind and the scope are kept, as entities of one scope come in runs.
  */
-function mixBytes(bytes: Uint8Array, from: number, to: number): void {
-  let a = ha;
-  let b = hb;
-  const n = to - from;
-  let i = from;
-  for (; i + 1 < to; i += 2) {
-    const k = bytes[i]! | (bytes[i + 1]! << 16);
-    a = Math.imul(a ^ k, C1);
-    a = (a << 13) | (a >>> 19);
-    b = Math.imul(b ^ k, C2);
-    b = (b << 15) | (b >>> 17);
+class IdentityHash {
+  a = 0;
+  b = 0;
+  /** The kind and scope hashed last, and the lanes after them. */
+  private lastKind = -1;
+  private lastScope = '';
+  private scopeA = 0;
+  private scopeB = 0;
+
+  /** Hashes an identity whose key is `keyPrefix + keyValue` (hashed without joining them). */
+  of(kind: number, scope: string, keyPrefix: string, keyValue: string): void {
+    this.kindAndScope(kind, scope);
+    this.mix(keyPrefix, keyValue);
   }
-  if (i < to) {
-    const k = bytes[i]!;
-    a = Math.imul(a ^ k, C1);
-    b = Math.imul(b ^ k, C2);
+
+  /**
+   * `of` with the key given as bytes `from` to `to` of `bytes`, every one of them ASCII (the
+   * caller's promise): the same lanes as `of` the text those bytes spell.
+   */
+  ofAscii(kind: number, scope: string, bytes: Uint8Array, from: number, to: number): void {
+    this.kindAndScope(kind, scope);
+    let a = this.a;
+    let b = this.b;
+    const n = to - from;
+    let i = from;
+    for (; i + 1 < to; i += 2) {
+      const k = bytes[i]! | (bytes[i + 1]! << 16);
+      a = Math.imul(a ^ k, C1);
+      a = (a << 13) | (a >>> 19);
+      b = Math.imul(b ^ k, C2);
+      b = (b << 15) | (b >>> 17);
+    }
+    if (i < to) {
+      const k = bytes[i]!;
+      a = Math.imul(a ^ k, C1);
+      b = Math.imul(b ^ k, C2);
+    }
+    this.a = fmix(a ^ n);
+    this.b = fmix(b + n);
   }
-  ha = fmix(a ^ n);
-  hb = fmix(b + n);
-}
 
-/** The kind and scope hashed last, and the lanes after them: entities of one scope come in runs. */
-let lastKind = -1;
-let lastScope = '';
-let scopeA = 0;
-let scopeB = 0;
+  /** Hashes the kind and the scope into the lanes, from the last ones when they are the same. */
+  private kindAndScope(kind: number, scope: string): void {
+    if (kind === this.lastKind && scope === this.lastScope) {
+      this.a = this.scopeA;
+      this.b = this.scopeB;
+      return;
+    }
+    this.a = 0x6a09e667 ^ kind;
+    this.b = 0x3c6ef372 + kind;
+    this.mix(scope, '');
+    this.lastKind = kind;
+    this.lastScope = scope;
+    this.scopeA = this.a;
+    this.scopeB = this.b;
+  }
 
-/**
- * Hashes an identity into (ha, hb): the kind seeds it, then the scope, then the key
- * (`keyPrefix + keyValue`, hashed without joining them).
- */
-function identity(kind: number, scope: string, keyPrefix: string, keyValue = ''): void {
-  identityScope(kind, scope);
-  mix(keyPrefix, keyValue);
-}
-
-/** Hashes the kind and the scope into (ha, hb), from the last ones when they are the same. */
-function identityScope(kind: number, scope: string): void {
-  if (kind === lastKind && scope === lastScope) {
-    ha = scopeA;
-    hb = scopeB;
-  } else {
-    ha = 0x6a09e667 ^ kind;
-    hb = 0x3c6ef372 + kind;
-    mix(scope);
-    lastKind = kind;
-    lastScope = scope;
-    scopeA = ha;
-    scopeB = hb;
+  /** Mixes the code units of `s`, then those of `t`, into the lanes, two units a step. */
+  private mix(s: string, t: string): void {
+    let a = this.a;
+    let b = this.b;
+    const ns = s.length;
+    const n = ns + t.length;
+    let i = 0;
+    for (; i + 1 < n; i += 2) {
+      const lo = i < ns ? s.charCodeAt(i) : t.charCodeAt(i - ns);
+      const hi = i + 1 < ns ? s.charCodeAt(i + 1) : t.charCodeAt(i + 1 - ns);
+      const k = lo | (hi << 16);
+      a = Math.imul(a ^ k, C1);
+      a = (a << 13) | (a >>> 19);
+      b = Math.imul(b ^ k, C2);
+      b = (b << 15) | (b >>> 17);
+    }
+    if (i < n) {
+      const k = i < ns ? s.charCodeAt(i) : t.charCodeAt(i - ns);
+      a = Math.imul(a ^ k, C1);
+      b = Math.imul(b ^ k, C2);
+    }
+    this.a = fmix(a ^ n);
+    this.b = fmix(b + n);
   }
 }
 
@@ -153,13 +147,8 @@ export class PreviousHashes {
   private cursor = 0;
   /** Open-addressing table of entity positions + 1, built the first time the order is left. */
   private index: Int32Array | undefined;
-
-  /**
-   * False for a snapshot written with an earlier entity hash (formats v1 to v3): its own hashes
-   * say nothing about today's, so the diff tells added and removed entities (by key) but counts
-   * none as changed. The next snapshot is comparable again.
-   */
-  comparable = true;
+  /** The identity being added or asked for. */
+  private readonly id = new IdentityHash();
 
   /**
    * @param source Reads the entities again, for the names of removed ones, in the order they were
@@ -177,8 +166,8 @@ export class PreviousHashes {
 
   /** Adds an entity of the last push (a second one with the same identity replaces the first). */
   add(kind: EntityKind, scope: string, key: string, own: number): void {
-    const k = KIND_INDEX.get(kind) ?? 0;
-    identity(k, scope, key);
+    const k = ENTITY_KIND_INDEX.get(kind) ?? 0;
+    this.id.of(k, scope, key, '');
     this.append(k, own);
   }
 
@@ -187,13 +176,12 @@ export class PreviousHashes {
    * snapshot reader's fast path: no string is made for the key).
    */
   addAscii(kind: EntityKind, scope: string, bytes: Uint8Array, from: number, to: number, own: number): void {
-    const k = KIND_INDEX.get(kind) ?? 0;
-    identityScope(k, scope);
-    mixBytes(bytes, from, to);
+    const k = ENTITY_KIND_INDEX.get(kind) ?? 0;
+    this.id.ofAscii(k, scope, bytes, from, to);
     this.append(k, own);
   }
 
-  /** Appends the entity whose identity is in (ha, hb). */
+  /** Appends the entity whose identity was hashed last (`id`). */
   private append(k: number, own: number): void {
     if ((this.count + 1) * WORDS > this.entities.length) {
       const bigger = new Int32Array(this.entities.length * 2);
@@ -202,8 +190,8 @@ export class PreviousHashes {
     }
     const w = this.count++ * WORDS;
     const entities = this.entities;
-    entities[w] = ha;
-    entities[w + 1] = hb;
+    entities[w] = this.id.a;
+    entities[w + 1] = this.id.b;
     // `own` holds 52 bits: 32 above, 20 below.
     entities[w + 2] = Math.floor(own / 0x100000) | 0;
     entities[w + 3] = ((own % 0x100000) << 8) | (k + 1);
@@ -222,9 +210,7 @@ export class PreviousHashes {
     const entities = this.entities;
     for (let i = 0; i < this.count; i++) {
       const w = i * WORDS;
-      ha = entities[w]!;
-      hb = entities[w + 1]!;
-      const at = this.probe(index);
+      const at = this.probe(index, entities[w]!, entities[w + 1]!);
       const before = index[at]! - 1;
       if (before >= 0) {
         const shadowed = before * WORDS + 3;
@@ -236,55 +222,48 @@ export class PreviousHashes {
     this.index = index;
   }
 
-  /** The slot of `index` that holds the identity in (ha, hb), or the empty slot where it would go. */
-  private probe(index: Int32Array): number {
+  /** The slot of `index` that holds the identity (a, b), or the empty slot where it would go. */
+  private probe(index: Int32Array, a: number, b: number): number {
     const mask = index.length - 1;
     const entities = this.entities;
-    let at = (ha ^ Math.imul(hb, C1)) & mask;
+    let at = (a ^ Math.imul(b, C1)) & mask;
     for (;;) {
       const i = index[at]! - 1;
-      if (i < 0 || (entities[i * WORDS] === ha && entities[i * WORDS + 1] === hb)) return at;
+      if (i < 0 || (entities[i * WORDS] === a && entities[i * WORDS + 1] === b)) return at;
       at = (at + 1) & mask;
     }
   }
 
-  /** The position of the entity whose identity is in (ha, hb), or -1. */
-  private find(): number {
+  /** The position of the entity whose identity is (a, b), or -1. */
+  private find(a: number, b: number): number {
     const w = this.cursor * WORDS;
     // Nearly always the next one in order: no lookup, no cache miss.
-    if (this.cursor < this.count && this.entities[w] === ha && this.entities[w + 1] === hb)
-      return (this.entities[w + 3]! & SHADOWED) === 0 ? this.cursor : this.lookup();
-    return this.lookup();
+    if (this.cursor < this.count && this.entities[w] === a && this.entities[w + 1] === b)
+      return (this.entities[w + 3]! & SHADOWED) === 0 ? this.cursor : this.lookup(a, b);
+    return this.lookup(a, b);
   }
 
-  private lookup(): number {
-    if (this.index === undefined) {
-      // Building the index uses the lanes: the identity asked for is kept aside meanwhile.
-      const a = ha;
-      const b = hb;
-      this.buildIndex();
-      ha = a;
-      hb = b;
-    }
-    return this.index![this.probe(this.index!)]! - 1;
+  private lookup(a: number, b: number): number {
+    this.buildIndex();
+    return this.index![this.probe(this.index!, a, b)]! - 1;
   }
 
-  /** The own hash at position `i`, as `ownNumber` reads it. */
+  /** The own hash at position `i`. */
   private own(i: number): number {
     const w = i * WORDS;
     return (this.entities[w + 2]! >>> 0) * 0x100000 + (this.entities[w + 3]! >>> 8);
   }
 
   /**
-   * The own hash (see `ownNumber`) the last push had for this entity of the new payload (its key is
+   * The own hash (core's `EntityHash.own`) the last push had for this entity of the new payload (its key is
    * `keyPrefix + keyValue`, see core's `EntityHash`), marking it found; `undefined` for an entity
    * the last push did not have.
    */
   take(kind: EntityKind, scope: string, keyPrefix: string, keyValue = ''): number | undefined {
-    const k = KIND_INDEX.get(kind);
+    const k = ENTITY_KIND_INDEX.get(kind);
     if (k === undefined) return undefined;
-    identity(k, scope, keyPrefix, keyValue);
-    const i = this.find();
+    this.id.of(k, scope, keyPrefix, keyValue);
+    const i = this.find(this.id.a, this.id.b);
     if (i < 0) return undefined;
     this.cursor = i + 1;
     this.entities[i * WORDS + 3] = this.entities[i * WORDS + 3]! | FOUND;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { JsonObject } from '@oaakit/core';
+import { hashAsRead, type JsonObject } from '@oaakit/core';
 import { writeHashSnapshot } from '../testing/hash-snapshot.js';
 import type { PreviousHashes } from './previous-hashes.js';
 import { StateStore } from './state-store.js';
@@ -68,29 +68,6 @@ describe('StateStore', () => {
     expect(await store.list()).toEqual(['hr']);
   });
 
-  it('reads a snapshot of an earlier version (the gzip payload) as the same hashes', async () => {
-    const payload = {
-      employees: [{ id: '7', name: 'Cy', email: 'cy@example.com' }],
-      groups: [{ id: 'g', name: 'G' }],
-    };
-    await commitPayload('cc33', payload);
-    const current = await store.readSnapshot('hr', (await store.read('hr'))!);
-    await writeFile(join(store.dirOf('hr'), 'snapshot-dd44.json.gz'), gzipSync(JSON.stringify(payload)));
-    const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.json.gz'));
-    const entries = async (h: PreviousHashes) => {
-      const out: unknown[] = [];
-      for await (const e of h.entries()) out.push(e);
-      return out;
-    };
-    expect(await entries(old)).toEqual(await entries(current));
-    expect([old.header, old.comparable, old.size]).toEqual([
-      current.header,
-      current.comparable,
-      current.size,
-    ]);
-    expect(await labels(old)).toEqual({ employees: { 'id:7': 'Cy' }, groups: { 'id:g': 'G' } });
-  });
-
   it('reads back keys and labels that hold tabs, line breaks, quotes, backslashes and non-ASCII text', async () => {
     const names = ['tab\there', 'line\nbreak', 'cr\rhere', 'say "hi"', 'back\\slash', 'Zoë', '名前', 'plain'];
     // With a name other than the id (a label on the line), and without (no label).
@@ -111,23 +88,50 @@ describe('StateStore', () => {
     expect(hashes.missing()).toEqual(new Map());
   });
 
-  it('reads snapshots of formats v1 to v3 (earlier own hashes) by key, their own hashes not comparable', async () => {
+  it('refuses the state of another version of oaakit, naming the directory to delete', async () => {
     await commitPayload('cc33', { employees: [{ id: '7', name: 'Cy' }], groups: [{ id: 'g', name: 'G' }] });
-    const current = await store.readSnapshot('hr', (await store.read('hr'))!);
-    expect(current.comparable).toBe(true);
     const dir = store.dirOf('hr');
     const text = gunzipSync(await readFile(join(dir, 'snapshot-cc33.hashes.gz'))).toString('utf8');
-    expect(text.startsWith('{"format":"oaakit.entity-hashes.v4"')).toBe(true);
-    for (const format of ['oaakit.entity-hashes.v1', 'oaakit.entity-hashes.v2', 'oaakit.entity-hashes.v3']) {
-      await writeFile(
-        join(dir, 'snapshot-dd44.hashes.gz'),
-        gzipSync(text.replace('oaakit.entity-hashes.v4', format)),
-      );
-      const old = await store.readSnapshot('hr', state('dd44', 'snapshot-dd44.hashes.gz'));
-      expect(old.comparable).toBe(false);
-      expect(await labels(old)).toEqual(await labels(current));
-      expect(old.header).toBe(current.header);
+    expect(text.startsWith('{"format":"oaakit.entity-hashes.v5"')).toBe(true);
+    // Entity hashes of an earlier format, and (earlier still) a snapshot of the gzip payload.
+    await writeFile(
+      join(dir, 'snapshot-dd44.hashes.gz'),
+      gzipSync(text.replace('oaakit.entity-hashes.v5', 'oaakit.entity-hashes.v4')),
+    );
+    await writeFile(
+      join(dir, 'snapshot-ee55.json.gz'),
+      gzipSync(JSON.stringify({ employees: [{ id: '7' }] })),
+    );
+    const cases: [string, string][] = [
+      [
+        'snapshot-dd44.hashes.gz',
+        'its snapshot snapshot-dd44.hashes.gz is of format oaakit.entity-hashes.v4',
+      ],
+      ['snapshot-ee55.json.gz', 'its snapshot snapshot-ee55.json.gz is a payload, not entity hashes'],
+    ];
+    for (const [snapshot, what] of cases) {
+      await expect(store.readSnapshot('hr', state('dd44', snapshot))).rejects.toMatchObject({
+        code: 'STATE_CORRUPT',
+        message: `the state in ${dir} cannot be read: written by another version of oaakit (${what}). Delete ${dir} and run again: the next run pushes everything and starts the diff history afresh`,
+        hints: [`delete ${dir} and run again`],
+      });
     }
+  });
+
+  it('reads back the own hash the hasher gave each entity', async () => {
+    const employees = Array.from({ length: 50 }, (_, i) => ({
+      id: String(i),
+      name: `E${i}`,
+      email: `e${i}@x`,
+    }));
+    const given: number[] = [];
+    hashAsRead('hris', { employees }, (e) => given.push(e.own));
+    await commitPayload('ab34', { employees });
+    const read: number[] = [];
+    for await (const e of (await store.readSnapshot('hr', (await store.read('hr'))!)).entries())
+      read.push(e.own);
+    expect(read).toEqual(given);
+    expect(new Set(read).size).toBe(50);
   });
 
   it('writes a label only when it is not what the key reads as, and reads both back', async () => {
@@ -169,18 +173,18 @@ describe('StateStore', () => {
     await expect(store.readSnapshot('hr', state('ee55', 'snapshot-ee55.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
       message: expect.stringMatching(
-        /snapshot-ee55\.hashes\.gz.*not an oaakit\.entity-hashes\.v4 file/,
+        /snapshot-ee55\.hashes\.gz.*not an oaakit\.entity-hashes\.v5 file/,
       ) as unknown,
     });
     // Empty, and an entity line whose own hash is not hex: the line is quoted.
     const cases: [string, RegExp][] = [
       ['', /the file is empty/],
       [
-        '{"format":"oaakit.entity-hashes.v4"}\nS\t""\n1\t0\t01234X6789abcdef\tid\u0000bo\nH\th\n',
-        /unreadable line "1\\t0\\t01234X6789abcdef\\tid\\u0000bo"/,
+        '{"format":"oaakit.entity-hashes.v5"}\nS\t""\n1\t0\t01234X6789abc\tid\u0000bo\nH\th\n',
+        /unreadable line "1\\t0\\t01234X6789abc\\tid\\u0000bo"/,
       ],
       [
-        '{"format":"oaakit.entity-hashes.v4"}\nS\t""\n1\t7\t0123456789abcdef\tid\u0000bo\nH\th\n',
+        '{"format":"oaakit.entity-hashes.v5"}\nS\t""\n1\t7\t0123456789abc\tid\u0000bo\nH\th\n',
         /unreadable line/,
       ],
     ];
@@ -192,7 +196,7 @@ describe('StateStore', () => {
       });
     }
     // Cut short: no header hash at its end.
-    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v3"}\n'));
+    await writeFile(join(dir, 'snapshot-ee56.hashes.gz'), gzipSync('{"format":"oaakit.entity-hashes.v5"}\n'));
     await expect(store.readSnapshot('hr', state('ee56', 'snapshot-ee56.hashes.gz'))).rejects.toMatchObject({
       code: 'STATE_CORRUPT',
       message: expect.stringContaining('ends before its last line') as unknown,
@@ -205,13 +209,15 @@ describe('StateStore', () => {
     expect(await late.read('hr')).toMatchObject({ digest: 'aa11' });
     await store.read('hr');
     await commitPayload('bb22', { employees: [{ id: '2' }] });
-    await expect(late.commit('hr', { state: state('cc33', 'snapshot-bb22.json.gz') })).rejects.toMatchObject({
+    await expect(
+      late.commit('hr', { state: state('cc33', 'snapshot-bb22.hashes.gz') }),
+    ).rejects.toMatchObject({
       code: 'STATE_CONFLICT',
     });
     expect(await store.read('hr')).toMatchObject({ digest: 'bb22' });
     // A store that read the newer state commits over it.
     await late.read('hr');
-    await late.commit('hr', { state: state('cc33', 'snapshot-bb22.json.gz') });
+    await late.commit('hr', { state: state('cc33', 'snapshot-bb22.hashes.gz') });
     expect(await store.read('hr')).toMatchObject({ digest: 'cc33' });
   });
 

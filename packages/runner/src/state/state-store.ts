@@ -1,7 +1,7 @@
 /**
  * The state of a config's connectors: per connector `state.json` (ids, digest, counts, the
  * connector's saved values), the snapshot of the last push (one hash per entity, for diffs; see
- * `entity-hashes.ts`), `last-run.json` (the last successful run's report) and a lock. The entries
+ * `entity-hash-writer.ts`), `last-run.json` (the last successful run's report) and a lock. The entries
  * live in a {@link StateBackend}: the state directory by default, Redis for a fleet of workers.
  * Nothing changes unless a run commits, and a commit is refused when another run committed since
  * this one read the state.
@@ -9,7 +9,8 @@
 import { OaaError } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { DirectoryBackend } from './directory-backend.js';
-import { ENTITY_HASHES_SUFFIX, readEntityHashes } from './entity-hashes.js';
+import { OtherSnapshotFormat, readEntityHashes } from './entity-hash-reader.js';
+import { ENTITY_HASHES_SUFFIX } from './entity-hash-writer.js';
 import type { PreviousHashes } from './previous-hashes.js';
 import type { AcquireLockOptions, HeldLock } from './lock.js';
 import type { EntryWriter, StateBackend } from './state-backend.js';
@@ -18,8 +19,8 @@ import type { StoredState } from './stored-state.js';
 
 const STATE_FILE = 'state.json';
 const REPORT_FILE = 'last-run.json';
-/** Snapshots: entity hashes, or (written by earlier versions) the gzip payload. */
-const SNAPSHOT = /^snapshot-[0-9a-f]+\.(?:hashes|json)\.gz$/;
+/** Snapshots of entity hashes. */
+const SNAPSHOT = /^snapshot-[0-9a-f]+\.hashes\.gz$/;
 
 /** A snapshot being written; it becomes visible only through a `commit` naming it. */
 export interface SnapshotWriter extends EntryWriter {
@@ -43,6 +44,22 @@ function corrupt(location: string, reason: string, cause?: unknown): OaaError {
     hints: [`delete ${location} (the next run then pushes everything and starts the diff history afresh)`],
     ...(cause === undefined ? {} : { cause }),
   });
+}
+
+/**
+ * A connector's state written by another version of oaakit, whose snapshot this one cannot read:
+ * the user deletes the state (`location`) and runs again, which pushes everything afresh.
+ */
+function otherVersion(location: string, what: string): OaaError {
+  const reason = `written by another version of oaakit (${what})`;
+  return new OaaError(
+    `the state in ${location} cannot be read: ${reason}. Delete ${location} and run again: the next run pushes everything and starts the diff history afresh`,
+    {
+      code: RUNNER_ERROR_CODES.STATE_CORRUPT,
+      details: { path: location, reason },
+      hints: [`delete ${location} and run again`],
+    },
+  );
 }
 
 function json(value: unknown): Buffer {
@@ -109,11 +126,16 @@ export class StateStore {
   }
 
   /**
-   * The entity hashes of the last push, from its snapshot; a snapshot of an earlier version (the
-   * gzip payload) is hashed as it is read.
+   * The entity hashes of the last push, from its snapshot. The state of another version of oaakit
+   * (a snapshot of another format) is refused, naming what to delete.
    */
   async readSnapshot(connectorId: string, state: StoredState): Promise<PreviousHashes> {
     const location = this.backend.locationOf(connectorId, state.snapshot);
+    if (!state.snapshot.endsWith(ENTITY_HASHES_SUFFIX))
+      throw otherVersion(
+        this.dirOf(connectorId),
+        `its snapshot ${state.snapshot} is a payload, not entity hashes`,
+      );
     try {
       const read = async (): Promise<Buffer> => {
         const { data } = await this.backend.read(connectorId, state.snapshot);
@@ -121,8 +143,13 @@ export class StateStore {
         return data;
       };
       // The names of removed entities are read again from the backend, not kept meanwhile.
-      return await readEntityHashes(state.snapshot, await read(), state.template, read);
+      return await readEntityHashes(await read(), read);
     } catch (cause) {
+      if (cause instanceof OtherSnapshotFormat)
+        throw otherVersion(
+          this.dirOf(connectorId),
+          `its snapshot ${state.snapshot} is of format ${cause.format}`,
+        );
       throw corrupt(location, (cause as Error).message, cause);
     }
   }

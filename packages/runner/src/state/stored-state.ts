@@ -19,7 +19,7 @@ export const storedStateSchema = z.strictObject({
   digest: z.string(),
   /** Entities per kind in the last pushed payload (the deletion guard's base). */
   counts: z.record(z.string(), z.number()),
-  /** File name of the gzip snapshot of the last pushed payload, in the same directory. */
+  /** Entry name of the snapshot of the last push (its entity hashes), next to this one. */
   snapshot: z.string(),
   /** When the payload was last pushed. */
   pushedAt: z.string(),

@@ -1,7 +1,7 @@
 /** Writes the entity-hash snapshot of a payload, as a run does while it pushes, for state tests. */
 import { hashAsRead, jsonChunks } from '@oaakit/core';
 import type { JsonObject, Template } from '@oaakit/core';
-import { EntityHashWriter } from '../state/entity-hashes.js';
+import { EntityHashWriter } from '../state/entity-hash-writer.js';
 import type { SnapshotWriter } from '../state/state-store.js';
 
 /**

@@ -9,6 +9,7 @@
  * one runs). Small commits keep SQLite's automatic checkpoint.
  */
 import { Worker } from 'node:worker_threads';
+import type { PushDb } from './push-db.js';
 import type { Db } from './schema.js';
 import { sqliteWorkerData } from './sqlite.js';
 
@@ -103,7 +104,7 @@ const checkpointers = new WeakMap<Db, Checkpointer>();
  * (`worker-connection.ts`), whose thread also runs the checkpoint after the commit (no second thread).
  */
 export interface CommitVia {
-  connection: Db;
+  connection: PushDb;
   /** Asks for a PASSIVE checkpoint after the commit, without waiting for it. */
   checkpoint: () => void;
 }
@@ -131,7 +132,12 @@ export function commitOffThread<T>(db: Db, bulk: boolean, commit: () => T, via?:
 }
 
 /** `commit` on `connection` with its automatic checkpoint off, then `checkpoint` after success. */
-function commitWithoutAutoCheckpoint<T>(db: Db, connection: Db, commit: () => T, checkpoint: () => void): T {
+function commitWithoutAutoCheckpoint<T>(
+  db: Db,
+  connection: PushDb,
+  commit: () => T,
+  checkpoint: () => void,
+): T {
   const automatic = connection.pragma('wal_autocheckpoint', { simple: true }) as number;
   connection.pragma('wal_autocheckpoint = 0');
   const restore = () => {

@@ -4,13 +4,13 @@
  * the records and pages, the node-id index; about 5 s of a push of bench-app-1000000) runs on another
  * core while the main thread reads, validates and turns the payload into rows.
  *
- * It looks like a better-sqlite3 `Database` to the code of a push (`asDb`): `prepare` (`run`, `get`,
- * `all`, `pluck`), `exec`, `pragma`, `transaction`. A `run` is queued and sent with others in one
- * message, answered by nothing (no code of a push reads what a `run` answers); the first error of a
- * queued `run` is thrown by the next call that answers something (at the latest the COMMIT), and the
- * transaction is then rolled back, so the push fails as a whole. Every other call waits for the
- * worker's answer (`Atomics.wait`, then `receiveMessageOnPort`): the push stays one synchronous
- * transaction, and no other request runs on the main thread while it is open, as before.
+ * It is a `PushDb` (`push-db.ts`), what the code of a push writes through: `prepare`
+ * (`run`, `get`, `all`, `pluck`), `exec`, `pragma`, `transaction`. A `run` is queued and sent with
+ * others in one message, answered by nothing (so a `PushStatement`'s `run` answers nothing); the
+ * first error of a queued `run` is thrown by the next call that answers something (at the latest
+ * the COMMIT), and the transaction is then rolled back, so the push fails as a whole. Every other
+ * call waits for the worker's answer (`Atomics.wait`, then `receiveMessageOnPort`): the push stays
+ * one synchronous transaction, and no other request runs on the main thread while it is open.
  *
  * The main thread waits once the messages the worker has not handled yet hold about `MAX_IN_FLIGHT`
  * bytes, so memory holds some batches of rows, not the graph (enough to go on writing a payload's
@@ -22,6 +22,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { retryBusy } from './busy.js';
 import { PackedRuns } from './packed-runs.js';
+import type { PushDb, PushStatement } from './push-db.js';
 import type { Db } from './schema.js';
 import { sqliteWorkerData } from './sqlite.js';
 import { WORKER_SOURCE } from './worker-connection-source.js';
@@ -179,7 +180,7 @@ class ConnectionWorker {
 }
 
 /** A prepared statement of a `WorkerConnection` (prepared in the worker when first used). */
-class RemoteStatement {
+class RemoteStatement<R> implements PushStatement<R> {
   private plucked = false;
 
   constructor(
@@ -193,48 +194,42 @@ class RemoteStatement {
     return this;
   }
 
-  /** Queues the statement with `params`; answers nothing (see the file header). */
-  run(...params: unknown[]): undefined {
+  /** Queues the statement with `params` (see the file header). */
+  run(...params: unknown[]): void {
     this.connection.queue(this, params);
-    return undefined;
   }
 
-  get(...params: unknown[]): unknown {
-    return this.connection.call({ kind: 'get', id: this.id, sql: this.source, pluck: this.plucked, params });
+  /** `R`: what the caller says a row is, as for a statement of the main connection. */
+  get(...params: unknown[]): R | undefined {
+    return this.read('get', params) as R | undefined;
   }
 
-  all(...params: unknown[]): unknown {
-    return this.connection.call({ kind: 'all', id: this.id, sql: this.source, pluck: this.plucked, params });
+  all(...params: unknown[]): R[] {
+    return this.read('all', params) as R[];
+  }
+
+  private read(kind: 'get' | 'all', params: unknown[]): unknown {
+    return this.connection.call({ kind, id: this.id, sql: this.source, pluck: this.plucked, params });
   }
 }
 
 /** The connection on the worker, as the code of one push uses it (see the file header). */
-export class WorkerConnection {
+export class WorkerConnection implements PushDb {
   readonly memory = false;
-  readonly readonly = false;
-  inTransaction = false;
+  private inTransaction = false;
   private nextId = 0;
   private queued = new PackedRuns(SEND_VALUES);
   /** Statements the worker has been sent (it keeps them until the transaction ends). */
   private readonly introduced = new Set<number>();
 
-  constructor(
-    readonly name: string,
-    private readonly worker: ConnectionWorker,
-  ) {}
+  constructor(private readonly worker: ConnectionWorker) {}
 
-  /** This connection typed as the handle the push code takes. */
-  asDb(): Db {
-    return this as unknown as Db;
+  prepare<R = unknown>(source: string): RemoteStatement<R> {
+    return new RemoteStatement<R>(this, ++this.nextId, source);
   }
 
-  prepare(source: string): RemoteStatement {
-    return new RemoteStatement(this, ++this.nextId, source);
-  }
-
-  exec(source: string): this {
+  exec(source: string): void {
     this.call({ kind: 'exec', sql: source });
-    return this;
   }
 
   pragma(source: string, options?: { simple?: boolean }): unknown {
@@ -275,7 +270,7 @@ export class WorkerConnection {
   }
 
   /** Queues a `run` of `statement`; sends the queue when it is large enough. */
-  queue(statement: RemoteStatement, params: unknown[]): void {
+  queue(statement: RemoteStatement<unknown>, params: unknown[]): void {
     const first = !this.introduced.has(statement.id);
     if (first) this.introduced.add(statement.id);
     this.queued.add(statement.id, first ? statement.source : undefined, params);
@@ -334,7 +329,7 @@ export function workerConnection(db: Db): WorkerConnection | undefined {
     }
     workers.set(db, worker);
   }
-  return new WorkerConnection(db.name, worker);
+  return new WorkerConnection(worker);
 }
 
 /** Closes the worker connection of `db`, if it has one. Call before `db.close()`. */

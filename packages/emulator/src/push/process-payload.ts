@@ -20,6 +20,7 @@ import {
 } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
 import { commitOffThread } from '../db/checkpointer.js';
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 import { workerConnection } from '../db/worker-connection.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
@@ -218,7 +219,7 @@ export async function processPayload(
     const bulk = read.bytes >= BULK_BYTES;
     // A bulk push to a database file writes on a connection of a worker thread, beside this one.
     const worker = bulk ? workerConnection(ctx.db) : undefined;
-    const db = worker?.asDb() ?? ctx.db;
+    const db: PushDb = worker ?? ctx.db;
     const transaction = db.transaction(() => {
       const result = replaceSubmission(db, {
         providerId: target.provider.id,

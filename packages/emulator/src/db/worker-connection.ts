@@ -25,11 +25,7 @@ import { PackedRuns } from './packed-runs.js';
 import type { PushDb, PushStatement } from './push-db.js';
 import type { Db } from './schema.js';
 import { sqliteWorkerData } from './sqlite.js';
-import { WORKER_SOURCE } from './worker-connection-source.js';
-
-/** Slots of the shared counters: messages the worker handled, and whether it stopped. */
-const HANDLED = 0;
-const STOPPED = 1;
+import { SIGNAL_BYTES, SIGNAL_HANDLED, SIGNAL_STOPPED, WORKER_SOURCE } from './worker-connection-source.js';
 
 /** Parameter values of queued `run`s sent in one message. */
 const SEND_VALUES = 8192;
@@ -79,7 +75,7 @@ class ConnectionWorker {
   private inFlight = 0;
 
   constructor(file: string) {
-    this.signal = new Int32Array(new SharedArrayBuffer(8));
+    this.signal = new Int32Array(new SharedArrayBuffer(SIGNAL_BYTES));
     const channel = new MessageChannel();
     this.replies = channel.port1;
     this.worker = new Worker(WORKER_SOURCE, {
@@ -130,7 +126,7 @@ class ConnectionWorker {
   }
 
   private waitUntil(done: (handled: number) => boolean): void {
-    let handled = Atomics.load(this.signal, HANDLED);
+    let handled = Atomics.load(this.signal, SIGNAL_HANDLED);
     let since = Date.now();
     for (;;) {
       while (this.weightsFrom < handled && this.weights.length > 0) {
@@ -138,9 +134,10 @@ class ConnectionWorker {
         this.weightsFrom++;
       }
       if (done(handled)) return;
-      if (Atomics.load(this.signal, STOPPED) !== 0) throw this.fail('the database worker thread stopped');
-      Atomics.wait(this.signal, HANDLED, handled, 1000);
-      const now = Atomics.load(this.signal, HANDLED);
+      if (Atomics.load(this.signal, SIGNAL_STOPPED) !== 0)
+        throw this.fail('the database worker thread stopped');
+      Atomics.wait(this.signal, SIGNAL_HANDLED, handled, 1000);
+      const now = Atomics.load(this.signal, SIGNAL_HANDLED);
       if (now !== handled) {
         handled = now;
         since = Date.now();

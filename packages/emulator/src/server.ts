@@ -5,7 +5,6 @@ import { buildApp } from './app.js';
 import { CallLog } from './calls.js';
 import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
-import { closeCheckpointer } from './db/checkpointer.js';
 import { closeWorkerConnection } from './db/worker-connection.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
@@ -120,7 +119,6 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
           await app.close();
           await subscriptions.stop();
           await closeWorkerConnection(db);
-          await closeCheckpointer(db);
           db.close();
         })()),
     };

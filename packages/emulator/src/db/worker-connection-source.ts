@@ -1,7 +1,8 @@
 /**
  * The code of the worker thread of `worker-connection.ts` (CommonJS, run with `eval`, so it needs no
  * file of its own next to the compiled or the TypeScript sources): one better-sqlite3 connection to
- * the database file, opened as `openDatabase` opens one. Messages:
+ * the database file, opened as `openDatabase` opens one, without the automatic WAL checkpoint.
+ * Messages:
  *
  * - `{ op: 'runs', runs: [id, sql | undefined, count, ...], kinds, numbers, strings, others }`: runs
  *   each statement (prepared at its first use, by id) with its `count` values, unpacked in order
@@ -10,7 +11,7 @@
  *   answer of the next call (but a ROLLBACK, which it lets through).
  * - `{ op: 'call', kind: 'exec' | 'pragma' | 'get' | 'all', ... }`: answers `{ value }` or
  *   `{ error: { message, code, name } }` on the reply port.
- * - `{ op: 'checkpoint' }`: a PASSIVE WAL checkpoint (after a bulk commit); answers nothing.
+ * - `{ op: 'checkpoint' }`: a PASSIVE WAL checkpoint (after each commit); answers nothing.
  * - `{ op: 'close' }`: closes the connection; the thread ends.
  *
  * After each message, the shared counter `signal[SIGNAL_HANDLED]` goes up (the main thread waits on
@@ -48,6 +49,7 @@ try {
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -' + workerData.cacheKib);
+  db.pragma('wal_autocheckpoint = 0');
 } catch (err) {
   openError = described(err);
 }

@@ -19,7 +19,6 @@ import {
   type Violation,
 } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
-import { commitOffThread } from '../db/checkpointer.js';
 import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 import { workerConnection } from '../db/worker-connection.js';
@@ -217,7 +216,8 @@ export async function processPayload(
         ? lastLoginLookup(ctx.db, { dataSourceId: target.dataSource.id, payload, replay: incremental })
         : undefined;
     const bulk = read.bytes >= BULK_BYTES;
-    // A bulk push to a database file writes on a connection of a worker thread, beside this one.
+    // A bulk push to a database file writes on a connection of a worker thread, beside this one,
+    // which also copies the commit's pages into the database file after it.
     const worker = bulk ? workerConnection(ctx.db) : undefined;
     const db: PushDb = worker ?? ctx.db;
     const transaction = db.transaction(() => {
@@ -245,13 +245,7 @@ export async function processPayload(
     });
     let texts: string[];
     try {
-      // A bulk submission's pages are copied into the database file by a worker thread.
-      texts = commitOffThread(
-        ctx.db,
-        bulk,
-        transaction,
-        worker && { connection: db, checkpoint: () => worker.checkpoint() },
-      );
+      texts = transaction();
     } catch (err) {
       throw asRead ? asRead.rejected(err) : err;
     }

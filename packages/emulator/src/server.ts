@@ -6,7 +6,6 @@ import { CallLog } from './calls.js';
 import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
 import { SignInLimits } from './console-auth/sign-in-limits.js';
-import { closeCheckpointer } from './db/checkpointer.js';
 import { closeWorkerConnection } from './db/worker-connection.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';
@@ -122,7 +121,6 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
           await app.close();
           await subscriptions.stop();
           await closeWorkerConnection(db);
-          await closeCheckpointer(db);
           db.close();
         })()),
     };

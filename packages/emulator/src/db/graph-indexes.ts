@@ -10,6 +10,7 @@
  */
 import type { Statement } from 'better-sqlite3';
 import { isBusy } from './busy.js';
+import type { PushDb } from './push-db.js';
 import { NODE_ID_INDEX, QUERY_INDEXES, type Db } from './schema.js';
 
 const QUERY_INDEX_NAMES = QUERY_INDEXES.map(([name]) => name);
@@ -18,7 +19,7 @@ const QUERY_INDEX_NAMES = QUERY_INDEXES.map(([name]) => name);
 const counters = new WeakMap<Db, Statement<string[], number>>();
 
 /** Drops the node-id index and the node-query indexes. Call inside the ingest's transaction. */
-export function dropGraphIndexes(db: Db): void {
+export function dropGraphIndexes(db: PushDb): void {
   for (const [name] of [NODE_ID_INDEX, ...QUERY_INDEXES]) db.exec(`DROP INDEX IF EXISTS ${name}`);
 }
 
@@ -27,7 +28,7 @@ export function dropGraphIndexes(db: Db): void {
  * A statement `run`, not `exec`: on a worker connection it is queued like the rows, so the main
  * thread goes on (writing the grants) while the worker builds it.
  */
-export function createNodeIdIndex(db: Db): void {
+export function createNodeIdIndex(db: PushDb): void {
   db.prepare(`CREATE ${NODE_ID_INDEX[1]}`).run();
 }
 

@@ -1,28 +1,40 @@
 /**
  * The code of the worker thread of `worker-connection.ts` (CommonJS, run with `eval`, so it needs no
  * file of its own next to the compiled or the TypeScript sources): one better-sqlite3 connection to
- * the database file, opened as `openDatabase` opens one. Messages:
+ * the database file, opened as `openDatabase` opens one, without the automatic WAL checkpoint.
+ * Messages:
  *
  * - `{ op: 'runs', runs: [id, sql | undefined, count, ...], kinds, numbers, strings, others }`: runs
  *   each statement (prepared at its first use, by id) with its `count` values, unpacked in order
- *   (`packed-runs.ts`: kind 0 null, 1 number, 2 the next string, 3 the next other value); answers
+ *   (`packed-runs.ts`: a null, a number, the next string or the next other value, by kind); answers
  *   nothing. After an error, later runs are skipped and the error is the
  *   answer of the next call (but a ROLLBACK, which it lets through).
  * - `{ op: 'call', kind: 'exec' | 'pragma' | 'get' | 'all', ... }`: answers `{ value }` or
  *   `{ error: { message, code, name } }` on the reply port.
- * - `{ op: 'checkpoint' }`: a PASSIVE WAL checkpoint (after a bulk commit); answers nothing.
+ * - `{ op: 'checkpoint' }`: a PASSIVE WAL checkpoint (after each commit); answers nothing.
  * - `{ op: 'close' }`: closes the connection; the thread ends.
  *
- * After each message, the shared counter `signal[0]` goes up (the main thread waits on it); when
- * the thread ends, `signal[1]` becomes 1.
+ * After each message, the shared counter `signal[SIGNAL_HANDLED]` goes up (the main thread waits on
+ * it); when the thread ends, `signal[SIGNAL_STOPPED]` becomes 1. The kinds and the slots are
+ * written into the source from the constants the main thread uses.
  */
+import { PACKED_NULL, PACKED_NUMBER, PACKED_STRING } from './packed-runs.js';
+
+/** Slots of the shared counters: messages the worker handled, and whether it stopped. */
+export const SIGNAL_HANDLED = 0;
+export const SIGNAL_STOPPED = 1;
+/** Bytes of the shared counters. */
+export const SIGNAL_BYTES = 2 * Int32Array.BYTES_PER_ELEMENT;
+
 export const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
+const [HANDLED, STOPPED] = [${SIGNAL_HANDLED}, ${SIGNAL_STOPPED}];
+const [NULL, NUMBER, STRING] = [${PACKED_NULL}, ${PACKED_NUMBER}, ${PACKED_STRING}];
 const signal = new Int32Array(workerData.signal);
 const replies = workerData.replies;
 process.on('exit', () => {
-  Atomics.store(signal, 1, 1);
-  Atomics.notify(signal, 0);
+  Atomics.store(signal, STOPPED, 1);
+  Atomics.notify(signal, HANDLED);
 });
 const described = (err) => ({
   message: String((err && err.message) || err),
@@ -37,6 +49,7 @@ try {
   db.pragma('foreign_keys = ON');
   db.pragma('synchronous = NORMAL');
   db.pragma('cache_size = -' + workerData.cacheKib);
+  db.pragma('wal_autocheckpoint = 0');
 } catch (err) {
   openError = described(err);
 }
@@ -94,7 +107,7 @@ parentPort.on('message', (m) => {
           const args = new Array(count);
           for (let k = 0; k < count; k++, n++) {
             const kind = kinds[n];
-            args[k] = kind === 1 ? numbers[n] : kind === 2 ? strings[s++] : kind === 0 ? null : others[o++];
+            args[k] = kind === NUMBER ? numbers[n] : kind === STRING ? strings[s++] : kind === NULL ? null : others[o++];
           }
           statement(runs[i], runs[i + 1]).run(...args);
         }
@@ -121,7 +134,7 @@ parentPort.on('message', (m) => {
     replies.close();
     parentPort.close();
   }
-  Atomics.add(signal, 0, 1);
-  Atomics.notify(signal, 0);
+  Atomics.add(signal, HANDLED, 1);
+  Atomics.notify(signal, HANDLED);
 });
 `;

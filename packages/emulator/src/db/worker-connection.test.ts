@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { GraphWriter } from '../graph/writer.js';
+import type { PushDb } from './push-db.js';
 import { openDatabase, type Db } from './schema.js';
 import { closeWorkerConnection, stopWorkerConnection, workerConnection } from './worker-connection.js';
 
@@ -25,10 +26,10 @@ afterEach(async () => {
 });
 
 /** The worker connection of `db`, typed as the push code takes it. */
-function onWorker(): Db {
+function onWorker(): PushDb {
   const connection = workerConnection(db);
   if (connection === undefined) throw new Error('a file database has a worker connection');
-  return connection.asDb();
+  return connection;
 }
 
 function metaValue(key: string): string | undefined {
@@ -36,7 +37,7 @@ function metaValue(key: string): string | undefined {
 }
 
 /** Writes `count` user nodes of data source `ds` through a GraphWriter on `conn`; `each` runs after each. */
-function writeUsers(conn: Db, ds: string, count: number, each: (i: number) => void = () => undefined) {
+function writeUsers(conn: PushDb, ds: string, count: number, each: (i: number) => void = () => undefined) {
   const w = new GraphWriter(conn, ds, 'provider');
   for (let i = 0; i < count; i++) {
     w.node({ kind: 'user', key: `u${i}`, type: 'OAA.t.User', name: `u${i}`, properties: { i } });

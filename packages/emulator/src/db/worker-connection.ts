@@ -4,13 +4,13 @@
  * the records and pages, the node-id index; about 5 s of a push of bench-app-1000000) runs on another
  * core while the main thread reads, validates and turns the payload into rows.
  *
- * It looks like a better-sqlite3 `Database` to the code of a push (`asDb`): `prepare` (`run`, `get`,
- * `all`, `pluck`), `exec`, `pragma`, `transaction`. A `run` is queued and sent with others in one
- * message, answered by nothing (no code of a push reads what a `run` answers); the first error of a
- * queued `run` is thrown by the next call that answers something (at the latest the COMMIT), and the
- * transaction is then rolled back, so the push fails as a whole. Every other call waits for the
- * worker's answer (`Atomics.wait`, then `receiveMessageOnPort`): the push stays one synchronous
- * transaction, and no other request runs on the main thread while it is open, as before.
+ * It is a `PushDb` (`push-db.ts`), what the code of a push writes through: `prepare`
+ * (`run`, `get`, `all`, `pluck`), `exec`, `pragma`, `transaction`. A `run` is queued and sent with
+ * others in one message, answered by nothing (so a `PushStatement`'s `run` answers nothing); the
+ * first error of a queued `run` is thrown by the next call that answers something (at the latest
+ * the COMMIT), and the transaction is then rolled back, so the push fails as a whole. Every other
+ * call waits for the worker's answer (`Atomics.wait`, then `receiveMessageOnPort`): the push stays
+ * one synchronous transaction, and no other request runs on the main thread while it is open.
  *
  * The main thread waits once the messages the worker has not handled yet hold about `MAX_IN_FLIGHT`
  * bytes, so memory holds some batches of rows, not the graph (enough to go on writing a payload's
@@ -18,17 +18,22 @@
  * thread ended) fails the push with an error: its connection is closed with the thread, which rolls
  * its transaction back, and the next bulk push starts a new worker. A worker that answers nothing
  * for `STALL_MS` is stopped.
+ *
+ * The commit's pages reach the database file after it, off the event loop: a file database runs in
+ * WAL mode, where a commit appends its pages to the `-wal` file and SQLite's automatic checkpoint
+ * then copies them into the database file, inside the commit that crossed its threshold. For a bulk
+ * push that is the whole graph again (585 MB of pages for bench-app-1000000, about 1 s). This
+ * connection has the automatic checkpoint off; after each commit, its worker runs a PASSIVE
+ * checkpoint while the main thread goes on (readers and writers go on meanwhile; another commit's
+ * automatic checkpoint waits for no lock and skips while one runs).
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { retryBusy } from './busy.js';
 import { PackedRuns } from './packed-runs.js';
+import type { PushDb, PushStatement } from './push-db.js';
 import type { Db } from './schema.js';
 import { sqliteWorkerData } from './sqlite.js';
-import { WORKER_SOURCE } from './worker-connection-source.js';
-
-/** Slots of the shared counters: messages the worker handled, and whether it stopped. */
-const HANDLED = 0;
-const STOPPED = 1;
+import { SIGNAL_BYTES, SIGNAL_HANDLED, SIGNAL_STOPPED, WORKER_SOURCE } from './worker-connection-source.js';
 
 /** Parameter values of queued `run`s sent in one message. */
 const SEND_VALUES = 8192;
@@ -78,7 +83,7 @@ class ConnectionWorker {
   private inFlight = 0;
 
   constructor(file: string) {
-    this.signal = new Int32Array(new SharedArrayBuffer(8));
+    this.signal = new Int32Array(new SharedArrayBuffer(SIGNAL_BYTES));
     const channel = new MessageChannel();
     this.replies = channel.port1;
     this.worker = new Worker(WORKER_SOURCE, {
@@ -129,7 +134,7 @@ class ConnectionWorker {
   }
 
   private waitUntil(done: (handled: number) => boolean): void {
-    let handled = Atomics.load(this.signal, HANDLED);
+    let handled = Atomics.load(this.signal, SIGNAL_HANDLED);
     let since = Date.now();
     for (;;) {
       while (this.weightsFrom < handled && this.weights.length > 0) {
@@ -137,9 +142,10 @@ class ConnectionWorker {
         this.weightsFrom++;
       }
       if (done(handled)) return;
-      if (Atomics.load(this.signal, STOPPED) !== 0) throw this.fail('the database worker thread stopped');
-      Atomics.wait(this.signal, HANDLED, handled, 1000);
-      const now = Atomics.load(this.signal, HANDLED);
+      if (Atomics.load(this.signal, SIGNAL_STOPPED) !== 0)
+        throw this.fail('the database worker thread stopped');
+      Atomics.wait(this.signal, SIGNAL_HANDLED, handled, 1000);
+      const now = Atomics.load(this.signal, SIGNAL_HANDLED);
       if (now !== handled) {
         handled = now;
         since = Date.now();
@@ -179,7 +185,7 @@ class ConnectionWorker {
 }
 
 /** A prepared statement of a `WorkerConnection` (prepared in the worker when first used). */
-class RemoteStatement {
+class RemoteStatement<R> implements PushStatement<R> {
   private plucked = false;
 
   constructor(
@@ -193,48 +199,42 @@ class RemoteStatement {
     return this;
   }
 
-  /** Queues the statement with `params`; answers nothing (see the file header). */
-  run(...params: unknown[]): undefined {
+  /** Queues the statement with `params` (see the file header). */
+  run(...params: unknown[]): void {
     this.connection.queue(this, params);
-    return undefined;
   }
 
-  get(...params: unknown[]): unknown {
-    return this.connection.call({ kind: 'get', id: this.id, sql: this.source, pluck: this.plucked, params });
+  /** `R`: what the caller says a row is, as for a statement of the main connection. */
+  get(...params: unknown[]): R | undefined {
+    return this.read('get', params) as R | undefined;
   }
 
-  all(...params: unknown[]): unknown {
-    return this.connection.call({ kind: 'all', id: this.id, sql: this.source, pluck: this.plucked, params });
+  all(...params: unknown[]): R[] {
+    return this.read('all', params) as R[];
+  }
+
+  private read(kind: 'get' | 'all', params: unknown[]): unknown {
+    return this.connection.call({ kind, id: this.id, sql: this.source, pluck: this.plucked, params });
   }
 }
 
 /** The connection on the worker, as the code of one push uses it (see the file header). */
-export class WorkerConnection {
+export class WorkerConnection implements PushDb {
   readonly memory = false;
-  readonly readonly = false;
-  inTransaction = false;
+  private inTransaction = false;
   private nextId = 0;
   private queued = new PackedRuns(SEND_VALUES);
   /** Statements the worker has been sent (it keeps them until the transaction ends). */
   private readonly introduced = new Set<number>();
 
-  constructor(
-    readonly name: string,
-    private readonly worker: ConnectionWorker,
-  ) {}
+  constructor(private readonly worker: ConnectionWorker) {}
 
-  /** This connection typed as the handle the push code takes. */
-  asDb(): Db {
-    return this as unknown as Db;
+  prepare<R = unknown>(source: string): RemoteStatement<R> {
+    return new RemoteStatement<R>(this, ++this.nextId, source);
   }
 
-  prepare(source: string): RemoteStatement {
-    return new RemoteStatement(this, ++this.nextId, source);
-  }
-
-  exec(source: string): this {
+  exec(source: string): void {
     this.call({ kind: 'exec', sql: source });
-    return this;
   }
 
   pragma(source: string, options?: { simple?: boolean }): unknown {
@@ -243,7 +243,8 @@ export class WorkerConnection {
 
   /**
    * `fn` in a transaction of this connection (BEGIN IMMEDIATE, retried while another process holds
-   * the lock, as `immediateTransactions` does); a transaction inside one is a savepoint.
+   * the lock, as `immediateTransactions` does), followed by the worker's checkpoint once committed
+   * (see the file header); a transaction inside one is a savepoint.
    */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (...args: A) => R {
     return (...args: A): R => {
@@ -257,6 +258,8 @@ export class WorkerConnection {
         if (!nested) {
           this.inTransaction = false;
           this.introduced.clear();
+          // Not waited for: the next call on the worker waits for it.
+          if (this.worker.stopped === undefined) this.worker.post({ op: 'checkpoint' });
         }
         return result;
       } catch (err) {
@@ -266,16 +269,8 @@ export class WorkerConnection {
     };
   }
 
-  /**
-   * Asks the worker for a PASSIVE checkpoint (after a bulk commit, see `checkpointer.ts`) and does
-   * not wait: the next call on the worker waits for it.
-   */
-  checkpoint(): void {
-    if (this.worker.stopped === undefined) this.worker.post({ op: 'checkpoint' });
-  }
-
   /** Queues a `run` of `statement`; sends the queue when it is large enough. */
-  queue(statement: RemoteStatement, params: unknown[]): void {
+  queue(statement: RemoteStatement<unknown>, params: unknown[]): void {
     const first = !this.introduced.has(statement.id);
     if (first) this.introduced.add(statement.id);
     this.queued.add(statement.id, first ? statement.source : undefined, params);
@@ -334,7 +329,7 @@ export function workerConnection(db: Db): WorkerConnection | undefined {
     }
     workers.set(db, worker);
   }
-  return new WorkerConnection(db.name, worker);
+  return new WorkerConnection(worker);
 }
 
 /** Closes the worker connection of `db`, if it has one. Call before `db.close()`. */

@@ -1,4 +1,5 @@
 /** Removes a data source's submitted graph: the row-id ranges its submission recorded. */
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 
 /** Row-id ranges of one submission's graph rows (inclusive; `hi < lo` means none). */
@@ -12,16 +13,16 @@ export interface GraphRanges {
 }
 
 /** The recorded ranges of a data source's submission, if it has one. */
-export function rangesOf(db: Db, dataSourceId: string): GraphRanges | undefined {
+export function rangesOf(db: PushDb, dataSourceId: string): GraphRanges | undefined {
   return db
-    .prepare<[string], GraphRanges>(
+    .prepare<GraphRanges>(
       'SELECT node_lo, node_hi, edge_lo, edge_hi, key_lo, key_hi FROM submissions WHERE data_source_id = ?',
     )
     .get(dataSourceId);
 }
 
 /** Deletes the graph rows in `ranges`; tags are kept unless `keepTags` is false. */
-export function deleteRanges(db: Db, ranges: GraphRanges, options: { keepTags: boolean }): void {
+export function deleteRanges(db: PushDb, ranges: GraphRanges, options: { keepTags: boolean }): void {
   if (!options.keepTags) {
     db.prepare('DELETE FROM node_tags WHERE node_id IN (SELECT id FROM nodes WHERE rid BETWEEN ? AND ?)').run(
       ranges.node_lo,

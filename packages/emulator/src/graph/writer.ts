@@ -2,8 +2,7 @@
  * Writes one submission's graph rows with prepared statements and consecutive row ids, inside the
  * caller's transaction. Row ids are assigned here, so the rows of a submission form ranges.
  */
-import type { Statement } from 'better-sqlite3';
-import type { Db } from '../db/schema.js';
+import type { PushDb, PushStatement } from '../db/push-db.js';
 import type { GraphRanges } from './delete-graph.js';
 import { nodeId } from './node-id.js';
 
@@ -50,21 +49,21 @@ function sqlText(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
-function maxRid(db: Db, table: string): number {
-  return db.prepare<[], { m: number | null }>(`SELECT max(rid) AS m FROM ${table}`).get()?.m ?? 0;
+function maxRid(db: PushDb, table: string): number {
+  return db.prepare<{ m: number | null }>(`SELECT max(rid) AS m FROM ${table}`).get()?.m ?? 0;
 }
 
 export class GraphWriter {
-  private readonly insertNode: Statement;
-  private readonly insertNodes: Statement;
+  private readonly insertNode: PushStatement;
+  private readonly insertNodes: PushStatement;
   /** Parameters of nodes not yet written (row ids are assigned here, so nothing reads them first). */
   private nodeBatch: unknown[] = [];
-  private readonly insertEdge: Statement;
-  private readonly insertEdges: Statement;
+  private readonly insertEdge: PushStatement;
+  private readonly insertEdges: PushStatement;
   /** Parameters of edges not yet written: edges go in batches, which costs a third less. */
   private edgeBatch: unknown[] = [];
-  private readonly insertKey: Statement;
-  private readonly insertTag: Statement;
+  private readonly insertKey: PushStatement;
+  private readonly insertTag: PushStatement;
   private readonly scope: string;
   private readonly nodeLo: number;
   private readonly edgeLo: number;
@@ -83,7 +82,7 @@ export class GraphWriter {
    * are written: a bulk ingest builds the node-id index then, while the edges are still coming.
    */
   constructor(
-    db: Db,
+    db: PushDb,
     dataSourceId: string,
     providerId: string,
     private readonly onNodesDone?: () => void,

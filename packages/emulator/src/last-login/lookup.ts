@@ -6,6 +6,7 @@
  * the activity stored with it. No audit data, no property configured or no `idp_app_id`: the lookup
  * matches nobody and the push goes on unchanged.
  */
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 import { auditLogins, featureFlags, MAX_AUDIT_ROWS, SSO_LAST_LOGIN_FLAG } from './audit-store.js';
 import { appActivity, ssoLastLoginAt, type AppActivity } from './match.js';
@@ -45,7 +46,7 @@ export function storedActivity(db: Db, dataSourceId: string): SubmissionActivity
 }
 
 /** Stores the activity a submission was written with (none: forgets it). Call in the push transaction. */
-export function storeActivity(db: Db, dataSourceId: string, lookup: LastLoginLookup | undefined): void {
+export function storeActivity(db: PushDb, dataSourceId: string, lookup: LastLoginLookup | undefined): void {
   if (lookup === undefined) {
     db.prepare('DELETE FROM sso_activity WHERE data_source_id = ?').run(dataSourceId);
     return;

@@ -19,7 +19,7 @@ import {
   type Violation,
 } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
-import { commitOffThread } from '../db/checkpointer.js';
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 import { workerConnection } from '../db/worker-connection.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
@@ -223,9 +223,10 @@ export async function processPayload(
         ? lastLoginLookup(ctx.db, { dataSourceId: target.dataSource.id, payload, replay: incremental })
         : undefined;
     const bulk = read.bytes >= BULK_BYTES;
-    // A bulk push to a database file writes on a connection of a worker thread, beside this one.
+    // A bulk push to a database file writes on a connection of a worker thread, beside this one,
+    // which also copies the commit's pages into the database file after it.
     const worker = bulk ? workerConnection(ctx.db) : undefined;
-    const db = worker?.asDb() ?? ctx.db;
+    const db: PushDb = worker ?? ctx.db;
     const transaction = db.transaction(() => {
       const result = replaceSubmission(db, {
         providerId: target.provider.id,
@@ -248,13 +249,7 @@ export async function processPayload(
     });
     let texts: string[];
     try {
-      // A bulk submission's pages are copied into the database file by a worker thread.
-      texts = commitOffThread(
-        ctx.db,
-        bulk,
-        transaction,
-        worker && { connection: db, checkpoint: () => worker.checkpoint() },
-      );
+      texts = transaction();
     } catch (err) {
       throw asRead ? asRead.rejected(err) : err;
     }

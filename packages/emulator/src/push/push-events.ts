@@ -4,6 +4,7 @@
  * those of the data source's previous accepted push (SHA-256 kept in `push_digests`).
  */
 import type { Violation } from '@oaakit/core';
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 import { setDataSourceStatus } from '../store/data-sources.js';
 import { recordEvent } from '../store/events.js';
@@ -21,10 +22,10 @@ function metadataOf(texts: readonly string[]): Record<string, string> {
 }
 
 /** Records DATASOURCE_PARSED or DATASOURCE_PARSED_NO_CHANGE, comparing with the previous push. */
-function recordParseEvent(db: Db, target: PushTarget, at: string, digest: string): void {
+function recordParseEvent(db: PushDb, target: PushTarget, at: string, digest: string): void {
   const { provider, dataSource } = target;
   const previous = db
-    .prepare<[string], { digest: string }>('SELECT digest FROM push_digests WHERE data_source_id = ?')
+    .prepare<{ digest: string }>('SELECT digest FROM push_digests WHERE data_source_id = ?')
     .get(dataSource.id);
   db.prepare(
     'INSERT INTO push_digests (data_source_id, digest) VALUES (?, ?) ON CONFLICT (data_source_id) DO UPDATE SET digest = excluded.digest',
@@ -53,7 +54,7 @@ function recordParseEvent(db: Db, target: PushTarget, at: string, digest: string
  * decides between PARSED and PARSED_NO_CHANGE.
  */
 export function recordPushEvent(
-  db: Db,
+  db: PushDb,
   target: PushTarget,
   at: string,
   warnings: readonly string[],
@@ -93,12 +94,10 @@ export function recordPushEvent(
  * service then reports it failed (data source FAILED, an OAA_PUSH event of severity ERROR), as a
  * service that parses after answering can.
  */
-function recordInjectedParseFailure(db: Db, target: PushTarget, at: string): void {
+function recordInjectedParseFailure(db: PushDb, target: PushTarget, at: string): void {
   const { provider, dataSource } = target;
   const row = db
-    .prepare<[string], { message: string }>(
-      'DELETE FROM parse_failures WHERE data_source_id = ? RETURNING message',
-    )
+    .prepare<{ message: string }>('DELETE FROM parse_failures WHERE data_source_id = ? RETURNING message')
     .get(dataSource.id);
   if (row === undefined) return;
   setDataSourceStatus(db, dataSource.id, 'FAILED', at);

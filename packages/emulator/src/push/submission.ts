@@ -5,6 +5,7 @@
 import { gunzipSync } from 'node:zlib';
 import type { Template } from '@oaakit/core';
 import { createNodeIdIndex, dropGraphIndexes } from '../db/graph-indexes.js';
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 import { deleteRanges, rangesOf, type GraphRanges } from '../graph/delete-graph.js';
 import { ingestPayload, type IngestResult } from '../graph/ingest.js';
@@ -68,7 +69,7 @@ export function storedPayloadText(
 const ROW_BYTES = 1024 * 1024;
 
 /** Stores `stored` as the data source's payload, in rows of at most `ROW_BYTES`, one at a time. */
-function storePayload(db: Db, dataSourceId: string, stored: StoredGzip): void {
+function storePayload(db: PushDb, dataSourceId: string, stored: StoredGzip): void {
   db.prepare('DELETE FROM submission_parts WHERE data_source_id = ?').run(dataSourceId);
   const insert = db.prepare('INSERT INTO submission_parts (data_source_id, seq, data) VALUES (?, ?, ?)');
   let seq = 0;
@@ -107,11 +108,11 @@ const BYTES_PER_NODE = 250;
  * them up to date row by row when the submission is most of the graph (random-order index inserts
  * are what a big ingest spends most of its time on), and far dearer when it is a small part of it.
  */
-function rebuildIndex(db: Db, replacedNodes: number, payloadBytes: number): boolean {
+function rebuildIndex(db: PushDb, replacedNodes: number, payloadBytes: number): boolean {
   if (payloadBytes < BULK_BYTES) return false;
   // Every node is in the range of one submission: counted without reading the graph's pages.
   const total =
-    db.prepare<[], number | null>('SELECT sum(node_hi - node_lo + 1) FROM submissions').pluck().get() ?? 0;
+    db.prepare<number | null>('SELECT sum(node_hi - node_lo + 1) FROM submissions').pluck().get() ?? 0;
   return payloadBytes / BYTES_PER_NODE + replacedNodes > total - replacedNodes;
 }
 
@@ -126,7 +127,7 @@ function rebuildIndex(db: Db, replacedNodes: number, payloadBytes: number): bool
 const BULK_CACHE_KIB = 1024;
 
 /** Replaces the submission's graph and payload. Call inside a transaction. */
-export function replaceSubmission(db: Db, input: ReplaceInput): IngestResult {
+export function replaceSubmission(db: PushDb, input: ReplaceInput): IngestResult {
   const old = rangesOf(db, input.dataSourceId);
   const bulk = rebuildIndex(db, old ? old.node_hi - old.node_lo + 1 : 0, input.payloadBytes);
   // An in-memory database's pages are its cache: only a file database's cache is shrunk.
@@ -140,7 +141,7 @@ export function replaceSubmission(db: Db, input: ReplaceInput): IngestResult {
 }
 
 function writeSubmission(
-  db: Db,
+  db: PushDb,
   input: ReplaceInput,
   old: GraphRanges | undefined,
   bulk: boolean,

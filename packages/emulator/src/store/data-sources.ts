@@ -1,5 +1,6 @@
 /** Data sources in the database. */
 import { randomUUID } from 'node:crypto';
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 import { deleteGraphOf } from '../graph/delete-graph.js';
 
@@ -66,7 +67,7 @@ export function getDataSource(db: Db, providerId: string, id: string): DataSourc
 export const DATA_SOURCE_COLUMNS = COLUMNS;
 
 /** Sets the status after a push. */
-export function setDataSourceStatus(db: Db, id: string, status: DataSourceStatus, at: string): void {
+export function setDataSourceStatus(db: PushDb, id: string, status: DataSourceStatus, at: string): void {
   db.prepare('UPDATE data_sources SET status = ?, updated_at = ? WHERE id = ?').run(status, at, id);
 }
 

@@ -2,6 +2,7 @@
  * Platform events, stored for the events API (a later issue) and the `/_emulator/events` view.
  */
 import { randomUUID } from 'node:crypto';
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 
 export type EventCategory = 'SYSTEM' | 'INTEGRATIONS' | 'RULE' | 'TAG' | 'NOTIFICATION';
@@ -39,7 +40,7 @@ interface EventRow extends Omit<EventRecord, 'error'> {
 }
 
 /** Stores an event; `timestamp` also serves as its persistence time. */
-export function recordEvent(db: Db, event: EventInput): EventRecord {
+export function recordEvent(db: PushDb, event: EventInput): EventRecord {
   const record: EventRecord = { id: randomUUID(), ...event };
   db.prepare(
     `INSERT INTO events (id, timestamp, persisted_at, category, severity, name, message, provider_id, entity, entity_id, entity_name, event_type, error)

@@ -1,6 +1,7 @@
 /** Custom providers in the database. The whole record is kept as JSON beside the columns lists use. */
 import { randomUUID } from 'node:crypto';
 import type { ProviderCreate, Template } from '@oaakit/core';
+import type { PushDb } from '../db/push-db.js';
 import type { Db } from '../db/schema.js';
 
 /** The empty schema definition, base64: what a new provider reports. */
@@ -81,8 +82,8 @@ export function providerNameTaken(db: Db, name: string): boolean {
 }
 
 /** The provider `id`, or undefined. */
-export function getProvider(db: Db, id: string): ProviderRecord | undefined {
-  const row = db.prepare<[string], { record: string }>('SELECT record FROM providers WHERE id = ?').get(id);
+export function getProvider(db: PushDb, id: string): ProviderRecord | undefined {
+  const row = db.prepare<{ record: string }>('SELECT record FROM providers WHERE id = ?').get(id);
   return row === undefined ? undefined : (JSON.parse(row.record) as ProviderRecord);
 }
 
@@ -92,7 +93,7 @@ export function providerFromRow(row: { record: string }): ProviderRecord {
 }
 
 /** Adds the types a push reported to the provider's lists (types are never removed). */
-export function mergeProviderTypes(db: Db, id: string, types: ProviderTypes): void {
+export function mergeProviderTypes(db: PushDb, id: string, types: ProviderTypes): void {
   const record = getProvider(db, id);
   if (!record) return;
   let changed = false;

@@ -289,7 +289,7 @@ describe('a fleet of workers and schedulers on one Redis', () => {
     expect(w.log.filter((l) => l['event'] === 'run.end' && l['jobId'] === job!.id)).toHaveLength(3);
     expect(await pushes()).toHaveLength(0);
     const metrics = await readMetrics(w.url);
-    expect(metrics.get('oaa_fleet_run_failures_total{connector="broken",code="EXTRACT_FAILED"}')).toBe(3);
+    expect(metrics.get('oaa_connector_failures_total{connector="broken",code="EXTRACT_FAILED"}')).toBe(3);
 
     // The source is fixed; the kept job runs again and pushes.
     await writeConfig([counter('broken')]);

@@ -80,30 +80,54 @@ export interface FleetWorker {
 }
 
 class RunningWorker implements FleetWorker {
-  url = '';
+  readonly url: string;
   readonly name = `${hostname()}:${process.pid}`;
   private stopping = false;
   private stopped: Promise<{ graceful: boolean; returned: string[] }> | undefined;
   private readonly matches: (id: string) => boolean;
+  private readonly leaseMs: number;
   private readonly backend: RedisStateBackend;
   private readonly active = new Map<string, string>();
-  readonly metrics: WorkerMetrics;
-  worker!: Worker<RunJobData, RunJobResult>;
-  server: StatusServer | undefined;
+  private readonly worker: Worker<RunJobData, RunJobResult>;
 
+  /** Starts taking jobs at once; `server` already serves its `/healthz` and `/metrics`. */
   constructor(
     private loaded: LoadedConfig,
     private readonly options: FleetWorkerOptions,
     private readonly redis: Redis,
-    readonly queue: Queue<RunJobData>,
+    private readonly queue: Queue<RunJobData>,
+    private readonly metrics: WorkerMetrics,
+    private readonly server: StatusServer,
   ) {
+    this.url = server.url;
     this.matches = connectorMatcher(options.connectors);
+    this.leaseMs = (options.leaseSeconds ?? WORKER_DEFAULTS.leaseSeconds) * 1000;
     this.backend = new RedisStateBackend(redis, { leaseMs: this.leaseMs });
-    this.metrics = new WorkerMetrics(queue);
-  }
-
-  get leaseMs(): number {
-    return (this.options.leaseSeconds ?? WORKER_DEFAULTS.leaseSeconds) * 1000;
+    this.worker = new Worker<RunJobData, RunJobResult>(
+      RUNS_QUEUE,
+      (job, token, signal) => this.process(job, token, signal),
+      {
+        // BullMQ's blocking connection is its own duplicate of this one.
+        connection: redis,
+        prefix: KEY_PREFIX,
+        name: this.name,
+        concurrency: options.concurrency ?? WORKER_DEFAULTS.concurrency,
+        lockDuration: this.leaseMs,
+        stalledInterval: this.leaseMs,
+        maxStalledCount: 2,
+      },
+    );
+    const { logger } = options;
+    this.worker.on('error', (error) =>
+      logger.warn({ event: 'redis.error', error: error.message }, 'worker: Redis connection problem'),
+    );
+    this.worker.on('failed', (job, error) => {
+      if (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1))
+        logger.error(
+          { event: 'job.kept-failed', jobId: job.id, connector: job.data.connectorId, error: error.message },
+          'job failed on its last attempt; kept for `oaa jobs`',
+        );
+    });
   }
 
   async process(
@@ -267,7 +291,7 @@ class RunningWorker implements FleetWorker {
       await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, ABORT_WAIT_MS).unref())]);
     }
     await this.queue.close();
-    await this.server?.close();
+    await this.server.close();
     this.redis.disconnect();
     logger.info({ event: 'worker.stop', graceful, returned }, 'worker stopped');
     return { graceful, returned };
@@ -284,17 +308,13 @@ class RunningWorker implements FleetWorker {
 export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
   connectorMatcher(options.connectors);
   const redis = connectRedis(options.target);
+  // Constructed as soon as the server listens, with no await between: before it answers a request.
+  let running!: RunningWorker;
   try {
     await waitForRedis(redis, options.target);
-  } catch (error) {
-    redis.disconnect();
-    throw error;
-  }
-  const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
-  const running = new RunningWorker(options.loaded, options, redis, queue);
-  const { logger } = options;
-  try {
-    running.server = await startStatusServer({
+    const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
+    const metrics = new WorkerMetrics(queue);
+    const server = await startStatusServer({
       host: options.host ?? WORKER_DEFAULTS.host,
       port: options.port ?? WORKER_DEFAULTS.port,
       routes: {
@@ -308,42 +328,17 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         },
         '/metrics': async () => ({
           status: 200,
-          contentType: running.metrics.registry.contentType,
-          body: await running.metrics.registry.metrics(),
+          contentType: metrics.registry.contentType,
+          body: await metrics.registry.metrics(),
         }),
       },
     });
+    running = new RunningWorker(options.loaded, options, redis, queue, metrics, server);
   } catch (error) {
     redis.disconnect();
     throw error;
   }
-  running.url = running.server.url;
-  const leaseMs = running.leaseMs;
-  running.worker = new Worker<RunJobData, RunJobResult>(
-    RUNS_QUEUE,
-    (job, token, signal) => running.process(job, token, signal),
-    {
-      // BullMQ's blocking connection is its own duplicate of this one.
-      connection: redis,
-      prefix: KEY_PREFIX,
-      name: running.name,
-      concurrency: options.concurrency ?? WORKER_DEFAULTS.concurrency,
-      lockDuration: leaseMs,
-      stalledInterval: leaseMs,
-      maxStalledCount: 2,
-    },
-  );
-  running.worker.on('error', (error) =>
-    logger.warn({ event: 'redis.error', error: error.message }, 'worker: Redis connection problem'),
-  );
-  running.worker.on('failed', (job, error) => {
-    if (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1))
-      logger.error(
-        { event: 'job.kept-failed', jobId: job.id, connector: job.data.connectorId, error: error.message },
-        'job failed on its last attempt; kept for `oaa jobs`',
-      );
-  });
-  logger.info(
+  options.logger.info(
     {
       event: 'worker.start',
       worker: running.name,

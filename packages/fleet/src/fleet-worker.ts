@@ -17,7 +17,14 @@ import type { Redis } from 'ioredis';
 import type { Client } from '@oaakit/client';
 import { isOaaError } from '@oaakit/core';
 import { StateStore, reloadDaemonConfig, runConfiguredConnector, startStatusServer } from '@oaakit/runner';
-import type { LoadedConfig, Logger, PushSettings, SecretSources, StatusServer } from '@oaakit/runner';
+import type {
+  LoadedConfig,
+  Logger,
+  PushSettings,
+  RunResult,
+  SecretSources,
+  StatusServer,
+} from '@oaakit/runner';
 import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
 import { connectorMatcher } from './connector-pattern.js';
 import { JobScopedBackend, jobCommitted } from './job-scoped-backend.js';
@@ -79,6 +86,16 @@ export interface FleetWorker {
   stop(): Promise<{ graceful: boolean; returned: string[] }>;
 }
 
+/** One job being run: what the stages of `RunningWorker.process` share. */
+interface JobRun {
+  job: Job<RunJobData, RunJobResult>;
+  token: string | undefined;
+  signal: AbortSignal | undefined;
+  connectorId: string;
+  jobId: string;
+  logger: Logger;
+}
+
 class RunningWorker implements FleetWorker {
   readonly url: string;
   readonly name = `${hostname()}:${process.pid}`;
@@ -130,44 +147,70 @@ class RunningWorker implements FleetWorker {
     });
   }
 
-  async process(
+  /** One job, stage by stage: routed, jittered, recognized as done, or run. */
+  private async process(
     job: Job<RunJobData, RunJobResult>,
     token: string | undefined,
     signal?: AbortSignal,
   ): Promise<RunJobResult> {
     const data = runJobDataSchema.parse(job.data);
-    const connectorId = data.connectorId;
-    if (!this.matches(connectorId)) {
-      await job.moveToDelayed(Date.now() + NOT_MINE_DELAY_MS, token);
-      throw new DelayedError();
-    }
-    if (data.jitterSeconds && !data.jittered) {
-      const delayMs = Math.floor(Math.random() * data.jitterSeconds * 1000);
-      await job.updateData({ ...data, jittered: true });
-      this.options.logger.info(
-        { event: 'run.jittered', jobId: job.id, connector: connectorId, delayMs },
-        `jitter: running in ${delayMs} ms`,
-      );
-      if (delayMs > 0) {
-        await job.moveToDelayed(Date.now() + delayMs, token);
-        throw new DelayedError();
-      }
-    }
+    const { connectorId } = data;
+    await this.deferIfNotMine(job, token, connectorId);
+    await this.deferForJitter(job, token, data);
     const jobId = job.id ?? '';
     const logger = this.options.logger.child({
       jobId,
       connector: connectorId,
       attempt: job.attemptsMade + 1,
     });
-    if (await jobCommitted(this.backend, connectorId, jobId)) {
-      logger.warn(
-        { event: 'run.already-done' },
-        'this job already ran and committed its state; not running it again',
-      );
-      this.metrics.started();
-      this.metrics.finished(connectorId, { status: 'already-done', seconds: 0 });
-      return { status: 'already-done', digest: '', durationMs: 0, worker: this.name };
-    }
+    const run: JobRun = { job, token, signal, connectorId, jobId, logger };
+    if (await jobCommitted(this.backend, connectorId, jobId)) return this.alreadyDone(run);
+    return this.run(run);
+  }
+
+  /** A job for a connector this worker does not run waits a moment, for another worker. */
+  private async deferIfNotMine(
+    job: Job<RunJobData, RunJobResult>,
+    token: string | undefined,
+    connectorId: string,
+  ): Promise<void> {
+    if (this.matches(connectorId)) return;
+    await job.moveToDelayed(Date.now() + NOT_MINE_DELAY_MS, token);
+    throw new DelayedError();
+  }
+
+  /** A job with jitter is delayed, the first time it is taken, by a random part of it. */
+  private async deferForJitter(
+    job: Job<RunJobData, RunJobResult>,
+    token: string | undefined,
+    data: RunJobData,
+  ): Promise<void> {
+    if (!data.jitterSeconds || data.jittered) return;
+    const delayMs = Math.floor(Math.random() * data.jitterSeconds * 1000);
+    await job.updateData({ ...data, jittered: true });
+    this.options.logger.info(
+      { event: 'run.jittered', jobId: job.id, connector: data.connectorId, delayMs },
+      `jitter: running in ${delayMs} ms`,
+    );
+    if (delayMs === 0) return;
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
+  }
+
+  /** A job whose run committed before (run again after a crash) is not run twice. */
+  private alreadyDone({ connectorId, logger }: JobRun): RunJobResult {
+    logger.warn(
+      { event: 'run.already-done' },
+      'this job already ran and committed its state; not running it again',
+    );
+    this.metrics.started();
+    this.metrics.finished(connectorId, { status: 'already-done', seconds: 0 });
+    return { status: 'already-done', digest: '', durationMs: 0, worker: this.name };
+  }
+
+  /** Runs the connector, its state in Redis and scoped to the job, and records how it ended. */
+  private async run(run: JobRun): Promise<RunJobResult> {
+    const { connectorId, jobId, logger, signal } = run;
     logger.info({ event: 'run.start', worker: this.name }, 'run started');
     this.metrics.started();
     this.active.set(jobId, connectorId);
@@ -186,50 +229,60 @@ class RunningWorker implements FleetWorker {
         ...(this.options.secretSources === undefined ? {} : { secretSources: this.options.secretSources }),
         ...(this.options.push === undefined ? {} : { push: this.options.push }),
       });
-      const bytes = result.status === 'pushed' ? result.bytes : undefined;
-      this.metrics.finished(connectorId, {
-        status: result.status,
-        seconds: seconds(),
-        ...(bytes ? { bytes } : {}),
-      });
-      logger.info(
-        { event: 'run.end', status: result.status, durationMs: result.durationMs, bytes },
-        `run ${result.status}`,
-      );
-      return {
-        status: result.status,
-        digest: result.digest,
-        durationMs: result.durationMs,
-        worker: this.name,
-        ...(bytes ? { bytes } : {}),
-      };
+      return this.succeeded(run, result, seconds());
     } catch (error) {
-      if (this.stopping && signal?.aborted) {
-        this.metrics.finished(connectorId, { status: 'returned', seconds: seconds() });
-        logger.warn({ event: 'run.returned' }, 'shutdown: run aborted and returned to the queue');
-        await job.moveToWait(token);
-        throw new WaitingError();
-      }
-      const code = isOaaError(error) ? error.code : 'UNEXPECTED';
-      const message = error instanceof Error ? error.message : String(error);
-      this.metrics.finished(connectorId, { status: 'failed', seconds: seconds(), code });
-      const attempts = job.opts.attempts ?? 1;
-      logger.error(
-        {
-          event: 'run.end',
-          status: 'failed',
-          error: { code, message },
-          willRetry: job.attemptsMade + 1 < attempts,
-        },
-        'run failed; the state is unchanged',
-      );
-      // What BullMQ keeps (failedReason): the code and message, which never carry a secret.
-      const failure = new Error(`${code}: ${message}`);
-      failure.name = code;
-      throw failure;
+      throw this.stopping && signal?.aborted
+        ? await this.returnToQueue(run, seconds())
+        : this.failure(run, error, seconds());
     } finally {
       this.active.delete(jobId);
     }
+  }
+
+  /** Records and logs a run that pushed or found nothing changed; what the job keeps. */
+  private succeeded({ connectorId, logger }: JobRun, result: RunResult, seconds: number): RunJobResult {
+    const bytes = result.status === 'pushed' ? result.bytes : undefined;
+    this.metrics.finished(connectorId, { status: result.status, seconds, ...(bytes ? { bytes } : {}) });
+    logger.info(
+      { event: 'run.end', status: result.status, durationMs: result.durationMs, bytes },
+      `run ${result.status}`,
+    );
+    return {
+      status: result.status,
+      digest: result.digest,
+      durationMs: result.durationMs,
+      worker: this.name,
+      ...(bytes ? { bytes } : {}),
+    };
+  }
+
+  /** A run aborted by a shutdown goes back to the queue, where it does not count as an attempt. */
+  private async returnToQueue({ job, token, connectorId, logger }: JobRun, seconds: number): Promise<Error> {
+    this.metrics.finished(connectorId, { status: 'returned', seconds });
+    logger.warn({ event: 'run.returned' }, 'shutdown: run aborted and returned to the queue');
+    await job.moveToWait(token);
+    return new WaitingError();
+  }
+
+  /** Records and logs a failed run; the error BullMQ keeps, to retry the job or hold it as failed. */
+  private failure({ job, connectorId, logger }: JobRun, error: unknown, seconds: number): Error {
+    const code = isOaaError(error) ? error.code : 'UNEXPECTED';
+    const message = error instanceof Error ? error.message : String(error);
+    this.metrics.finished(connectorId, { status: 'failed', seconds, code });
+    const attempts = job.opts.attempts ?? 1;
+    logger.error(
+      {
+        event: 'run.end',
+        status: 'failed',
+        error: { code, message },
+        willRetry: job.attemptsMade + 1 < attempts,
+      },
+      'run failed; the state is unchanged',
+    );
+    // What BullMQ keeps (failedReason): the code and message, which never carry a secret.
+    const failure = new Error(`${code}: ${message}`);
+    failure.name = code;
+    return failure;
   }
 
   async reload(): Promise<boolean> {

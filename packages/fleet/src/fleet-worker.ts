@@ -222,7 +222,7 @@ class RunningWorker implements FleetWorker {
         connectorId,
         client: this.options.client,
         logger,
-        state: new StateStore(new JobScopedBackend(this.backend, jobId)),
+        state: new StateStore(new JobScopedBackend(this.redis, jobId, { leaseMs: this.leaseMs })),
         // A worker that died holds the data source until its lease ends.
         lockWaitMs: 2 * this.leaseMs,
         ...(signal === undefined ? {} : { signal }),

@@ -138,7 +138,7 @@ export class EntityHashWriter {
   }
 
   /** Writes a whole number and a tab (the room is there: see `LINE_ROOM`). */
-  private count(n: number): void {
+  private writeDecimal(n: number): void {
     const buf = this.buf;
     let p = this.pos;
     if (n >= 0 && n < 10) buf[p++] = 0x30 + n;
@@ -195,8 +195,8 @@ export class EntityHashWriter {
       this.lastKind = entity.kind;
       this.lastKindIndex = KIND_INDEX.get(entity.kind) ?? -1;
     }
-    this.count(this.lastKindIndex);
-    this.count(scope);
+    this.writeDecimal(this.lastKindIndex);
+    this.writeDecimal(scope);
     this.hex(entity.ownHigh);
     this.hex(entity.ownLow);
     this.buf[this.pos++] = 0x09;
@@ -213,7 +213,7 @@ export class EntityHashWriter {
   /** Writes the key `prefix + value` as `field()` spells it, without joining the two while both are plain. */
   private key(prefix: string, value: string): void {
     const start = this.pos;
-    if (this.plain(prefix) && this.plain(value)) return;
+    if (this.writeIfPlain(prefix) && this.writeIfPlain(value)) return;
     this.pos = start;
     this.field(prefix + value);
   }
@@ -222,7 +222,7 @@ export class EntityHashWriter {
    * Writes `text` byte by byte if it is plain ASCII (no tab, line break, quote or backslash) and
    * fits with room to spare; else writes nothing and returns false.
    */
-  private plain(text: string): boolean {
+  private writeIfPlain(text: string): boolean {
     const n = text.length;
     if (this.pos + n + LINE_ROOM > this.buf.length) return false;
     const buf = this.buf;
@@ -242,7 +242,7 @@ export class EntityHashWriter {
    */
   private field(text: string): void {
     if (this.pos + text.length + LINE_ROOM > this.buf.length) this.flush();
-    if (this.plain(text)) return;
+    if (this.writeIfPlain(text)) return;
     this.text(field(text));
   }
 

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { checkpointsDone, closeCheckpointer, commitOffThread } from './checkpointer.js';
+import { checkpointsDone, closeCheckpointer, commitWithDeferredCheckpoint } from './checkpointer.js';
 import { openDatabase, type Db } from './schema.js';
 
 /** Bytes of the rows each test commits: far above SQLite's automatic checkpoint (1000 pages). */
@@ -41,9 +41,9 @@ function writeRows(): () => number {
   });
 }
 
-describe('commitOffThread', () => {
+describe('commitWithDeferredCheckpoint', () => {
   it('commits a bulk transaction, then a worker copies its pages into the database file', async () => {
-    expect(commitOffThread(db, true, writeRows())).toBe(42);
+    expect(commitWithDeferredCheckpoint(db, true, writeRows())).toBe(42);
     // SQLite's automatic checkpoint is on again for the next commits.
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await checkpointsDone(db);
@@ -52,7 +52,7 @@ describe('commitOffThread', () => {
   });
 
   it('leaves other commits to the automatic checkpoint, in the commit', () => {
-    commitOffThread(db, false, writeRows());
+    commitWithDeferredCheckpoint(db, false, writeRows());
     expect(statSync(file).size).toBeGreaterThan(BYTES);
   });
 
@@ -61,14 +61,14 @@ describe('commitOffThread', () => {
       writeRows()();
       throw new Error('rejected');
     });
-    expect(() => commitOffThread(db, true, failing)).toThrow('rejected');
+    expect(() => commitWithDeferredCheckpoint(db, true, failing)).toThrow('rejected');
     expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(1000);
     await checkpointsDone(db);
     expect(db.prepare('SELECT count(*) AS n FROM blobs').get()).toEqual({ n: 0 });
   });
 
   it('answers several bulk commits in a row, and closes after their checkpoints', async () => {
-    for (let i = 0; i < 3; i++) commitOffThread(db, true, writeRows());
+    for (let i = 0; i < 3; i++) commitWithDeferredCheckpoint(db, true, writeRows());
     await closeCheckpointer(db);
     expect(statSync(file).size).toBeGreaterThan(3 * BYTES);
   });
@@ -83,15 +83,15 @@ describe('commitOffThread', () => {
       script,
       `
       import { randomBytes } from 'node:crypto';
-      import { checkpointsDone, closeCheckpointer, commitOffThread } from ${JSON.stringify(dist('checkpointer'))};
+      import { checkpointsDone, closeCheckpointer, commitWithDeferredCheckpoint } from ${JSON.stringify(dist('checkpointer'))};
       import { openDatabase } from ${JSON.stringify(dist('schema'))};
       const db = openDatabase(${JSON.stringify(join(dir, 'child.db'))});
       db.exec('CREATE TABLE blobs (data BLOB NOT NULL)');
       const insert = db.prepare('INSERT INTO blobs (data) VALUES (?)');
       const write = db.transaction(() => { for (let i = 0; i < 2048; i++) insert.run(randomBytes(4096)); });
-      commitOffThread(db, true, write);
+      commitWithDeferredCheckpoint(db, true, write);
       await checkpointsDone(db);
-      commitOffThread(db, true, write);
+      commitWithDeferredCheckpoint(db, true, write);
       await closeCheckpointer(db);
       const rows = db.prepare('SELECT count(*) AS n FROM blobs').get().n;
       db.close();

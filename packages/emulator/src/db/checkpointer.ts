@@ -3,10 +3,10 @@
  * appends pages to the `-wal` file, and SQLite's automatic checkpoint then copies them into the
  * database file, inside the commit that crossed its threshold. For a bulk submission that is the
  * whole graph again (585 MB of pages for bench-app-1000000, about 1 s), on the thread that answers
- * requests. `commitOffThread` commits such a transaction with the automatic checkpoint off, and a
- * worker thread with its own connection to the file runs a PASSIVE checkpoint after it (readers and
- * writers go on meanwhile; another commit's automatic checkpoint waits for no lock and skips while
- * one runs). Small commits keep SQLite's automatic checkpoint.
+ * requests. `commitWithDeferredCheckpoint` commits such a transaction with the automatic checkpoint
+ * off, and a worker thread with its own connection to the file runs a PASSIVE checkpoint after it
+ * (readers and writers go on meanwhile; another commit's automatic checkpoint waits for no lock and
+ * skips while one runs). Small commits keep SQLite's automatic checkpoint.
  */
 import { Worker } from 'node:worker_threads';
 import type { Db } from './schema.js';
@@ -114,7 +114,7 @@ export interface CommitVia {
  * commit). Answers what `commit` answers. With `via`, the commit runs on its connection, which
  * checkpoints itself.
  */
-export function commitOffThread<T>(db: Db, bulk: boolean, commit: () => T, via?: CommitVia): T {
+export function commitWithDeferredCheckpoint<T>(db: Db, bulk: boolean, commit: () => T, via?: CommitVia): T {
   if (!bulk || db.memory || db.inTransaction || db.pragma('journal_mode', { simple: true }) !== 'wal')
     return commit();
   if (via !== undefined) return commitWithoutAutoCheckpoint(db, via.connection, commit, via.checkpoint);

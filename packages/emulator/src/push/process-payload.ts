@@ -19,7 +19,7 @@ import {
   type Violation,
 } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
-import { commitOffThread } from '../db/checkpointer.js';
+import { commitWithDeferredCheckpoint } from '../db/checkpointer.js';
 import type { Db } from '../db/schema.js';
 import { workerConnection } from '../db/worker-connection.js';
 import { ApiError, badField, invalidArgument } from '../errors.js';
@@ -249,7 +249,7 @@ export async function processPayload(
     let texts: string[];
     try {
       // A bulk submission's pages are copied into the database file by a worker thread.
-      texts = commitOffThread(
+      texts = commitWithDeferredCheckpoint(
         ctx.db,
         bulk,
         transaction,

@@ -36,9 +36,9 @@ function user(name: string, own: string): EntityHash {
 
 async function summarize(comparable: boolean) {
   const diff = new HashDiff(previous(comparable));
-  diff.see(user('ann', OLD)); // the same
-  diff.see(user('bo', NEW)); // changed (when the hashes can tell)
-  diff.see(user('dee', NEW)); // added; cy removed
+  diff.compare(user('ann', OLD)); // the same
+  diff.compare(user('bo', NEW)); // changed (when the hashes can tell)
+  diff.compare(user('dee', NEW)); // added; cy removed
   return diff.summary({ template: 'application', header: 'h', counts: { local_users: 3 }, payload: {} });
 }
 

@@ -46,12 +46,12 @@ class Checkpointer {
     this.worker = new Worker(WORKER_SOURCE, { eval: true, workerData: sqliteWorkerData(file) });
     // A checkpoint left undone is done by a later commit's automatic one: never keep the process up.
     this.worker.unref();
-    this.worker.on('message', () => this.settle(1));
-    this.worker.on('error', () => this.settle(this.pending));
+    this.worker.on('message', () => this.markDone(1));
+    this.worker.on('error', () => this.markDone(this.pending));
     this.exited = new Promise((resolve) =>
       this.worker.once('exit', () => {
         this.dead = true;
-        this.settle(this.pending);
+        this.markDone(this.pending);
         resolve();
       }),
     );
@@ -87,7 +87,8 @@ class Checkpointer {
     await this.exited;
   }
 
-  private settle(count: number): void {
+  /** Counts `count` requested checkpoints as done (or given up); the last one wakes `idle()`'s waiters. */
+  private markDone(count: number): void {
     this.pending = Math.max(0, this.pending - count);
     if (this.pending > 0) return;
     const waiters = this.idleWaiters;

@@ -17,7 +17,14 @@ import type { Redis } from 'ioredis';
 import type { Client } from '@oaakit/client';
 import { isOaaError } from '@oaakit/core';
 import { StateStore, reloadDaemonConfig, runConfiguredConnector, startStatusServer } from '@oaakit/runner';
-import type { LoadedConfig, Logger, PushSettings, SecretSources, StatusServer } from '@oaakit/runner';
+import type {
+  LoadedConfig,
+  Logger,
+  PushSettings,
+  RunResult,
+  SecretSources,
+  StatusServer,
+} from '@oaakit/runner';
 import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
 import { connectorMatcher } from './connector-pattern.js';
 import { JobScopedBackend, jobCommitted } from './job-scoped-backend.js';
@@ -79,71 +86,131 @@ export interface FleetWorker {
   stop(): Promise<{ graceful: boolean; returned: string[] }>;
 }
 
+/** One job being run: what the stages of `RunningWorker.process` share. */
+interface JobRun {
+  job: Job<RunJobData, RunJobResult>;
+  token: string | undefined;
+  signal: AbortSignal | undefined;
+  connectorId: string;
+  jobId: string;
+  logger: Logger;
+}
+
 class RunningWorker implements FleetWorker {
-  url = '';
+  readonly url: string;
   readonly name = `${hostname()}:${process.pid}`;
   private stopping = false;
   private stopped: Promise<{ graceful: boolean; returned: string[] }> | undefined;
   private readonly matches: (id: string) => boolean;
+  private readonly leaseMs: number;
   private readonly backend: RedisStateBackend;
   private readonly active = new Map<string, string>();
-  readonly metrics: WorkerMetrics;
-  worker!: Worker<RunJobData, RunJobResult>;
-  server: StatusServer | undefined;
+  private readonly worker: Worker<RunJobData, RunJobResult>;
 
+  /** Starts taking jobs at once; `server` already serves its `/healthz` and `/metrics`. */
   constructor(
     private loaded: LoadedConfig,
     private readonly options: FleetWorkerOptions,
     private readonly redis: Redis,
-    readonly queue: Queue<RunJobData>,
+    private readonly queue: Queue<RunJobData>,
+    private readonly metrics: WorkerMetrics,
+    private readonly server: StatusServer,
   ) {
+    this.url = server.url;
     this.matches = connectorMatcher(options.connectors);
+    this.leaseMs = (options.leaseSeconds ?? WORKER_DEFAULTS.leaseSeconds) * 1000;
     this.backend = new RedisStateBackend(redis, { leaseMs: this.leaseMs });
-    this.metrics = new WorkerMetrics(queue);
+    this.worker = new Worker<RunJobData, RunJobResult>(
+      RUNS_QUEUE,
+      (job, token, signal) => this.process(job, token, signal),
+      {
+        // BullMQ's blocking connection is its own duplicate of this one.
+        connection: redis,
+        prefix: KEY_PREFIX,
+        name: this.name,
+        concurrency: options.concurrency ?? WORKER_DEFAULTS.concurrency,
+        lockDuration: this.leaseMs,
+        stalledInterval: this.leaseMs,
+        maxStalledCount: 2,
+      },
+    );
+    const { logger } = options;
+    this.worker.on('error', (error) =>
+      logger.warn({ event: 'redis.error', error: error.message }, 'worker: Redis connection problem'),
+    );
+    this.worker.on('failed', (job, error) => {
+      if (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1))
+        logger.error(
+          { event: 'job.kept-failed', jobId: job.id, connector: job.data.connectorId, error: error.message },
+          'job failed on its last attempt; kept for `oaa jobs`',
+        );
+    });
   }
 
-  get leaseMs(): number {
-    return (this.options.leaseSeconds ?? WORKER_DEFAULTS.leaseSeconds) * 1000;
-  }
-
-  async process(
+  /** One job, stage by stage: routed, jittered, recognized as done, or run. */
+  private async process(
     job: Job<RunJobData, RunJobResult>,
     token: string | undefined,
     signal?: AbortSignal,
   ): Promise<RunJobResult> {
     const data = runJobDataSchema.parse(job.data);
-    const connectorId = data.connectorId;
-    if (!this.matches(connectorId)) {
-      await job.moveToDelayed(Date.now() + NOT_MINE_DELAY_MS, token);
-      throw new DelayedError();
-    }
-    if (data.jitterSeconds && !data.jittered) {
-      const delayMs = Math.floor(Math.random() * data.jitterSeconds * 1000);
-      await job.updateData({ ...data, jittered: true });
-      this.options.logger.info(
-        { event: 'run.jittered', jobId: job.id, connector: connectorId, delayMs },
-        `jitter: running in ${delayMs} ms`,
-      );
-      if (delayMs > 0) {
-        await job.moveToDelayed(Date.now() + delayMs, token);
-        throw new DelayedError();
-      }
-    }
+    const { connectorId } = data;
+    await this.deferIfNotMine(job, token, connectorId);
+    await this.deferForJitter(job, token, data);
     const jobId = job.id ?? '';
     const logger = this.options.logger.child({
       jobId,
       connector: connectorId,
       attempt: job.attemptsMade + 1,
     });
-    if (await jobCommitted(this.backend, connectorId, jobId)) {
-      logger.warn(
-        { event: 'run.already-done' },
-        'this job already ran and committed its state; not running it again',
-      );
-      this.metrics.started();
-      this.metrics.finished(connectorId, { status: 'already-done', seconds: 0 });
-      return { status: 'already-done', digest: '', durationMs: 0, worker: this.name };
-    }
+    const run: JobRun = { job, token, signal, connectorId, jobId, logger };
+    if (await jobCommitted(this.backend, connectorId, jobId)) return this.alreadyDone(run);
+    return this.run(run);
+  }
+
+  /** A job for a connector this worker does not run waits a moment, for another worker. */
+  private async deferIfNotMine(
+    job: Job<RunJobData, RunJobResult>,
+    token: string | undefined,
+    connectorId: string,
+  ): Promise<void> {
+    if (this.matches(connectorId)) return;
+    await job.moveToDelayed(Date.now() + NOT_MINE_DELAY_MS, token);
+    throw new DelayedError();
+  }
+
+  /** A job with jitter is delayed, the first time it is taken, by a random part of it. */
+  private async deferForJitter(
+    job: Job<RunJobData, RunJobResult>,
+    token: string | undefined,
+    data: RunJobData,
+  ): Promise<void> {
+    if (!data.jitterSeconds || data.jittered) return;
+    const delayMs = Math.floor(Math.random() * data.jitterSeconds * 1000);
+    await job.updateData({ ...data, jittered: true });
+    this.options.logger.info(
+      { event: 'run.jittered', jobId: job.id, connector: data.connectorId, delayMs },
+      `jitter: running in ${delayMs} ms`,
+    );
+    if (delayMs === 0) return;
+    await job.moveToDelayed(Date.now() + delayMs, token);
+    throw new DelayedError();
+  }
+
+  /** A job whose run committed before (run again after a crash) is not run twice. */
+  private alreadyDone({ connectorId, logger }: JobRun): RunJobResult {
+    logger.warn(
+      { event: 'run.already-done' },
+      'this job already ran and committed its state; not running it again',
+    );
+    this.metrics.started();
+    this.metrics.finished(connectorId, { status: 'already-done', seconds: 0 });
+    return { status: 'already-done', digest: '', durationMs: 0, worker: this.name };
+  }
+
+  /** Runs the connector, its state in Redis and scoped to the job, and records how it ended. */
+  private async run(run: JobRun): Promise<RunJobResult> {
+    const { connectorId, jobId, logger, signal } = run;
     logger.info({ event: 'run.start', worker: this.name }, 'run started');
     this.metrics.started();
     this.active.set(jobId, connectorId);
@@ -155,57 +222,67 @@ class RunningWorker implements FleetWorker {
         connectorId,
         client: this.options.client,
         logger,
-        state: new StateStore(new JobScopedBackend(this.backend, jobId)),
+        state: new StateStore(new JobScopedBackend(this.redis, jobId, { leaseMs: this.leaseMs })),
         // A worker that died holds the data source until its lease ends.
         lockWaitMs: 2 * this.leaseMs,
         ...(signal === undefined ? {} : { signal }),
         ...(this.options.secretSources === undefined ? {} : { secretSources: this.options.secretSources }),
         ...(this.options.push === undefined ? {} : { push: this.options.push }),
       });
-      const bytes = result.status === 'pushed' ? result.bytes : undefined;
-      this.metrics.finished(connectorId, {
-        status: result.status,
-        seconds: seconds(),
-        ...(bytes ? { bytes } : {}),
-      });
-      logger.info(
-        { event: 'run.end', status: result.status, durationMs: result.durationMs, bytes },
-        `run ${result.status}`,
-      );
-      return {
-        status: result.status,
-        digest: result.digest,
-        durationMs: result.durationMs,
-        worker: this.name,
-        ...(bytes ? { bytes } : {}),
-      };
+      return this.succeeded(run, result, seconds());
     } catch (error) {
-      if (this.stopping && signal?.aborted) {
-        this.metrics.finished(connectorId, { status: 'returned', seconds: seconds() });
-        logger.warn({ event: 'run.returned' }, 'shutdown: run aborted and returned to the queue');
-        await job.moveToWait(token);
-        throw new WaitingError();
-      }
-      const code = isOaaError(error) ? error.code : 'UNEXPECTED';
-      const message = error instanceof Error ? error.message : String(error);
-      this.metrics.finished(connectorId, { status: 'failed', seconds: seconds(), code });
-      const attempts = job.opts.attempts ?? 1;
-      logger.error(
-        {
-          event: 'run.end',
-          status: 'failed',
-          error: { code, message },
-          willRetry: job.attemptsMade + 1 < attempts,
-        },
-        'run failed; the state is unchanged',
-      );
-      // What BullMQ keeps (failedReason): the code and message, which never carry a secret.
-      const failure = new Error(`${code}: ${message}`);
-      failure.name = code;
-      throw failure;
+      throw this.stopping && signal?.aborted
+        ? await this.returnToQueue(run, seconds())
+        : this.failure(run, error, seconds());
     } finally {
       this.active.delete(jobId);
     }
+  }
+
+  /** Records and logs a run that pushed or found nothing changed; what the job keeps. */
+  private succeeded({ connectorId, logger }: JobRun, result: RunResult, seconds: number): RunJobResult {
+    const bytes = result.status === 'pushed' ? result.bytes : undefined;
+    this.metrics.finished(connectorId, { status: result.status, seconds, ...(bytes ? { bytes } : {}) });
+    logger.info(
+      { event: 'run.end', status: result.status, durationMs: result.durationMs, bytes },
+      `run ${result.status}`,
+    );
+    return {
+      status: result.status,
+      digest: result.digest,
+      durationMs: result.durationMs,
+      worker: this.name,
+      ...(bytes ? { bytes } : {}),
+    };
+  }
+
+  /** A run aborted by a shutdown goes back to the queue, where it does not count as an attempt. */
+  private async returnToQueue({ job, token, connectorId, logger }: JobRun, seconds: number): Promise<Error> {
+    this.metrics.finished(connectorId, { status: 'returned', seconds });
+    logger.warn({ event: 'run.returned' }, 'shutdown: run aborted and returned to the queue');
+    await job.moveToWait(token);
+    return new WaitingError();
+  }
+
+  /** Records and logs a failed run; the error BullMQ keeps, to retry the job or hold it as failed. */
+  private failure({ job, connectorId, logger }: JobRun, error: unknown, seconds: number): Error {
+    const code = isOaaError(error) ? error.code : 'UNEXPECTED';
+    const message = error instanceof Error ? error.message : String(error);
+    this.metrics.finished(connectorId, { status: 'failed', seconds, code });
+    const attempts = job.opts.attempts ?? 1;
+    logger.error(
+      {
+        event: 'run.end',
+        status: 'failed',
+        error: { code, message },
+        willRetry: job.attemptsMade + 1 < attempts,
+      },
+      'run failed; the state is unchanged',
+    );
+    // What BullMQ keeps (failedReason): the code and message, which never carry a secret.
+    const failure = new Error(`${code}: ${message}`);
+    failure.name = code;
+    return failure;
   }
 
   async reload(): Promise<boolean> {
@@ -267,7 +344,7 @@ class RunningWorker implements FleetWorker {
       await Promise.race([closing, new Promise((resolve) => setTimeout(resolve, ABORT_WAIT_MS).unref())]);
     }
     await this.queue.close();
-    await this.server?.close();
+    await this.server.close();
     this.redis.disconnect();
     logger.info({ event: 'worker.stop', graceful, returned }, 'worker stopped');
     return { graceful, returned };
@@ -284,17 +361,13 @@ class RunningWorker implements FleetWorker {
 export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
   connectorMatcher(options.connectors);
   const redis = connectRedis(options.target);
+  // Constructed as soon as the server listens, with no await between: before it answers a request.
+  let running!: RunningWorker;
   try {
     await waitForRedis(redis, options.target);
-  } catch (error) {
-    redis.disconnect();
-    throw error;
-  }
-  const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
-  const running = new RunningWorker(options.loaded, options, redis, queue);
-  const { logger } = options;
-  try {
-    running.server = await startStatusServer({
+    const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
+    const metrics = new WorkerMetrics(queue);
+    const server = await startStatusServer({
       host: options.host ?? WORKER_DEFAULTS.host,
       port: options.port ?? WORKER_DEFAULTS.port,
       routes: {
@@ -308,42 +381,17 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
         },
         '/metrics': async () => ({
           status: 200,
-          contentType: running.metrics.registry.contentType,
-          body: await running.metrics.registry.metrics(),
+          contentType: metrics.registry.contentType,
+          body: await metrics.registry.metrics(),
         }),
       },
     });
+    running = new RunningWorker(options.loaded, options, redis, queue, metrics, server);
   } catch (error) {
     redis.disconnect();
     throw error;
   }
-  running.url = running.server.url;
-  const leaseMs = running.leaseMs;
-  running.worker = new Worker<RunJobData, RunJobResult>(
-    RUNS_QUEUE,
-    (job, token, signal) => running.process(job, token, signal),
-    {
-      // BullMQ's blocking connection is its own duplicate of this one.
-      connection: redis,
-      prefix: KEY_PREFIX,
-      name: running.name,
-      concurrency: options.concurrency ?? WORKER_DEFAULTS.concurrency,
-      lockDuration: leaseMs,
-      stalledInterval: leaseMs,
-      maxStalledCount: 2,
-    },
-  );
-  running.worker.on('error', (error) =>
-    logger.warn({ event: 'redis.error', error: error.message }, 'worker: Redis connection problem'),
-  );
-  running.worker.on('failed', (job, error) => {
-    if (job !== undefined && job.attemptsMade >= (job.opts.attempts ?? 1))
-      logger.error(
-        { event: 'job.kept-failed', jobId: job.id, connector: job.data.connectorId, error: error.message },
-        'job failed on its last attempt; kept for `oaa jobs`',
-      );
-  });
-  logger.info(
+  options.logger.info(
     {
       event: 'worker.start',
       worker: running.name,

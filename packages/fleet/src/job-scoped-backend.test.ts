@@ -37,13 +37,13 @@ describe('the job that committed a state', () => {
   it('is recorded with the commit, so a job run again after its commit is recognized', async () => {
     const backend = new RedisStateBackend(connection);
     expect(await jobCommitted(backend, 'hr', 'repeat:connector:hr:1000')).toBe(false);
-    const store = new StateStore(new JobScopedBackend(backend, 'repeat:connector:hr:1000'));
+    const store = new StateStore(new JobScopedBackend(connection, 'repeat:connector:hr:1000'));
     await store.read('hr');
     await store.commit('hr', { state });
     expect(await jobCommitted(backend, 'hr', 'repeat:connector:hr:1000')).toBe(true);
     expect(await jobCommitted(backend, 'hr', 'repeat:connector:hr:2000')).toBe(false);
     // A refused commit records nothing.
-    const late = new StateStore(new JobScopedBackend(backend, 'late'));
+    const late = new StateStore(new JobScopedBackend(connection, 'late'));
     await late.read('hr');
     await store.read('hr');
     await store.commit('hr', { state: { ...state, digest: 'bb' } });

@@ -4,14 +4,10 @@
  * its state: a job run again after its run committed (its worker lost Redis between the commit and
  * marking the job done, or died there) is recognized and not run twice.
  */
-import type {
-  BackendLockOptions,
-  EntryCommit,
-  EntryWriter,
-  HeldLock,
-  StateBackend,
-  VersionedEntry,
-} from '@oaakit/runner';
+import type { Redis } from 'ioredis';
+import type { EntryCommit, StateBackend } from '@oaakit/runner';
+import { RedisStateBackend } from './redis-state-backend.js';
+import type { RedisStateBackendOptions } from './redis-state-backend.js';
 
 /** Entry naming the job of the last committed run. */
 export const LAST_JOB_ENTRY = 'last-job';
@@ -26,41 +22,20 @@ export async function jobCommitted(
   return data !== undefined && data.toString('utf8') === jobId;
 }
 
-/** `inner`, with `last-job` set to `jobId` by every commit. */
-export class JobScopedBackend implements StateBackend {
+/** The fleet's state in Redis as one job's run sees it: every commit also sets `last-job` to `jobId`. */
+export class JobScopedBackend extends RedisStateBackend {
   constructor(
-    private readonly inner: StateBackend,
+    redis: Redis,
     private readonly jobId: string,
-  ) {}
+    options: RedisStateBackendOptions = {},
+  ) {
+    super(redis, options);
+  }
 
-  locationOf(connectorId: string, name?: string): string {
-    return this.inner.locationOf(connectorId, name);
-  }
-  connectors(): Promise<string[]> {
-    return this.inner.connectors();
-  }
-  names(connectorId: string): Promise<string[]> {
-    return this.inner.names(connectorId);
-  }
-  read(connectorId: string, name: string): Promise<VersionedEntry> {
-    return this.inner.read(connectorId, name);
-  }
-  open(connectorId: string, name: string): Promise<EntryWriter> {
-    return this.inner.open(connectorId, name);
-  }
-  commit(connectorId: string, commit: EntryCommit): Promise<string> {
-    return this.inner.commit(connectorId, {
+  override commit(connectorId: string, commit: EntryCommit): Promise<string> {
+    return super.commit(connectorId, {
       ...commit,
       put: [...commit.put, { name: LAST_JOB_ENTRY, data: Buffer.from(this.jobId) }],
     });
-  }
-  lock(connectorId: string, options: BackendLockOptions): Promise<HeldLock> {
-    return this.inner.lock(connectorId, options);
-  }
-  sweep(connectorId: string): Promise<void> {
-    return this.inner.sweep(connectorId);
-  }
-  reset(connectorId: string): Promise<boolean> {
-    return this.inner.reset(connectorId);
   }
 }

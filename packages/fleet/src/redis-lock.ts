@@ -69,7 +69,7 @@ export async function acquireRedisLock(
   timer.unref();
   let released: Promise<void> | undefined;
   return {
-    path: key,
+    location: key,
     holder,
     release: () =>
       (released ??= (async () => {

@@ -1,7 +1,8 @@
 /**
  * A worker's Prometheus metrics, in a registry of its own (prom-client): runs, failures, durations
- * and bytes per connector, and the queue's depth and the age of its oldest waiting job, read from
- * Redis at each scrape. Plus prom-client's default process metrics.
+ * and bytes per connector (named as the daemon names the same facts: `oaa_connector_*`), and the
+ * queue's depth and the age of its oldest waiting job, read from Redis at each scrape
+ * (`oaa_fleet_*`). Plus prom-client's default process metrics.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queue } from 'bullmq';
@@ -23,26 +24,26 @@ export class WorkerMetrics {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.runs = new Counter({
-      name: 'oaa_fleet_runs_total',
+      name: 'oaa_connector_runs_total',
       help: 'Connector runs this worker finished, by outcome (pushed, skipped, failed, returned)',
       labelNames: ['connector', 'status'],
       registers,
     });
     this.failures = new Counter({
-      name: 'oaa_fleet_run_failures_total',
+      name: 'oaa_connector_failures_total',
       help: 'Failed connector runs, by error code',
       labelNames: ['connector', 'code'],
       registers,
     });
     this.duration = new Histogram({
-      name: 'oaa_fleet_run_duration_seconds',
+      name: 'oaa_connector_run_duration_seconds',
       help: 'Duration of connector runs',
       labelNames: ['connector'],
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
       registers,
     });
     this.bytes = new Counter({
-      name: 'oaa_fleet_pushed_bytes_total',
+      name: 'oaa_connector_pushed_bytes_total',
       help: 'Bytes pushed, as JSON and as gzip',
       labelNames: ['connector', 'encoding'],
       registers,

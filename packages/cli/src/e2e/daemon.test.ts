@@ -141,8 +141,8 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
     expect(m.get(runs('team', 'pushed'))).toBe(1);
     expect(m.get(runs('team', 'skipped'))).toBeGreaterThanOrEqual(1);
     expect(m.get('oaa_connector_failures_total{connector="team"}')).toBe(0);
-    expect(m.get('oaa_connector_entities_pushed_total{connector="team"}')).toBeGreaterThanOrEqual(3);
-    expect(m.get('oaa_connector_bytes_pushed_total{connector="team"}')).toBeGreaterThan(0);
+    expect(m.get('oaa_connector_pushed_entities_total{connector="team"}')).toBeGreaterThanOrEqual(3);
+    expect(m.get('oaa_connector_pushed_bytes_total{connector="team",encoding="gzip"}')).toBeGreaterThan(0);
     expect(m.get('oaa_connector_last_success_timestamp_seconds{connector="team"}')).toBeGreaterThan(0);
     expect(await userNames('ticker team')).toEqual(['ada', 'bob', 'cy']);
 

@@ -191,11 +191,11 @@ interface Pending {
   parent: Pending | undefined;
 }
 
-/** One thing `pending` waited for is done; the last one hashes it, and tells its parent. */
-function settle(pending: Pending): void {
+/** One part `pending` waited for is done; the last one hashes it, and finishes a part of its parent. */
+function finishPart(pending: Pending): void {
   if (--pending.open > 0) return;
   pending.into.add(nestedHash(pending.own, pending.children));
-  if (pending.parent !== undefined) settle(pending.parent);
+  if (pending.parent !== undefined) finishPart(pending.parent);
 }
 
 /** The spec looked up last and its kind's index: entities of one kind come in runs. */
@@ -224,10 +224,10 @@ function noChildren(spec: KindSpec, item: JsonObject): boolean {
 }
 
 /**
- * The items of a list, each seen now (`see`); the list itself unless an item had to be replaced
- * by a copy with streamed collections wrapped.
+ * The items of a list, each hashed now (`hashEntity`); the list itself unless an item had to be
+ * replaced by a copy with streamed collections wrapped.
  */
-function seeList(
+function hashEntities(
   reading: Reading,
   spec: KindSpec,
   scope: string,
@@ -238,7 +238,7 @@ function seeList(
   let out: unknown[] | undefined;
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
-    const value = see(reading, spec, scope, item, set, parent);
+    const value = hashEntity(reading, spec, scope, item, set, parent);
     if (value !== item) (out ??= list.slice())[i] = value;
   }
   return out ?? list;
@@ -249,7 +249,7 @@ function seeList(
  * hashed now too; streamed ones are wrapped (in a copy of the entity), and the entity's hash is
  * added to `into` once the last of them has been read.
  */
-function see(
+function hashEntity(
   reading: Reading,
   spec: KindSpec,
   scope: string,
@@ -292,19 +292,20 @@ function see(
     pending.children.push({ field, set });
     const value = item[field];
     const seen = isList(value)
-      ? seeList(reading, child, inner, value, set, pending)
-      : wrap(reading, child, inner, value, set, pending);
+      ? hashEntities(reading, child, inner, value, set, pending)
+      : hashWhenRead(reading, child, inner, value, set, pending);
     if (seen !== value) (copy ??= { ...item })[field] = seen;
   }
-  settle(pending);
+  finishPart(pending);
   return copy ?? item;
 }
 
 /**
- * `source` (an iterable or an async iterable) read through `see`, which `owner` (the entity it
- * sits in, if any) waits for until it has been read to its end; anything else as is.
+ * `source` (an iterable or an async iterable) wrapped to be hashed as it is read (`hashEntity` per
+ * item), which `owner` (the entity it sits in, if any) waits for until it has been read to its end;
+ * anything else as is.
  */
-function wrap(
+function hashWhenRead(
   reading: Reading,
   spec: KindSpec,
   scope: string,
@@ -331,11 +332,11 @@ function wrap(
       if (!ended) {
         ended = true;
         reading.closed++;
-        if (owner !== undefined) settle(owner);
+        if (owner !== undefined) finishPart(owner);
       }
       return r;
     }
-    const value = see(reading, spec, scope, r.value, set, owner);
+    const value = hashEntity(reading, spec, scope, r.value, set, owner);
     return value === r.value ? r : { done: false, value };
   };
   if (kind === 'iterable') {
@@ -436,8 +437,8 @@ export function hashPayload(
     const set = new MultisetHash();
     sets.set(field, set);
     value[field] = isList(v)
-      ? seeList(reading, collection.spec, '', v, set, undefined)
-      : wrap(reading, collection.spec, '', v, set, undefined);
+      ? hashEntities(reading, collection.spec, '', v, set, undefined)
+      : hashWhenRead(reading, collection.spec, '', v, set, undefined);
   }
   const result: PayloadHashing = {
     value,

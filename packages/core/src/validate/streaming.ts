@@ -71,12 +71,12 @@ export function validateAsRead(
   const asRead: CollectionReader = {
     users: (a, users, visitor) => {
       if (!users) visitAll(undefined, visitor, ctx);
-      else pending.push((wrappedUsers[a] = inspect(users, visitor, () => settle())));
+      else pending.push((wrappedUsers[a] = inspect(users, visitor, () => collectionEnded())));
       return true;
     },
     grants: (entries, visitor) => {
       if (!entries) visitAll(undefined, visitor, ctx);
-      else pending.push((wrappedGrants = inspect(entries, visitor, () => settle())));
+      else pending.push((wrappedGrants = inspect(entries, visitor, () => collectionEnded())));
     },
   };
   let invalid = false;
@@ -107,7 +107,7 @@ export function validateAsRead(
 
   /** Called as each wrapped collection is read through; the last one finishes the checks. */
   let ended = 0;
-  const settle = (): void => {
+  const collectionEnded = (): void => {
     if (++ended < pending.length) return;
     checks.finish();
     state.complete = true;

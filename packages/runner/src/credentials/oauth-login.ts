@@ -60,10 +60,10 @@ export async function oauthLogin(options: OAuthLoginOptions): Promise<OAuthToken
   const challenge = await oauth.calculatePKCECodeChallenge(verifier);
   const state = oauth.generateRandomState();
 
-  let settle: (value: URL) => void = () => undefined;
+  let resolveCallback: (value: URL) => void = () => undefined;
   let fail: (error: Error) => void = () => undefined;
   const callback = new Promise<URL>((resolve, reject) => {
-    settle = resolve;
+    resolveCallback = resolve;
     fail = reject;
   });
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -81,7 +81,7 @@ export async function oauthLogin(options: OAuthLoginOptions): Promise<OAuthToken
         ? 'The login was not completed. You can close this window and return to the terminal.'
         : 'Logged in. You can close this window and return to the terminal.',
     );
-    settle(at);
+    resolveCallback(at);
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

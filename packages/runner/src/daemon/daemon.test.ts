@@ -64,11 +64,15 @@ describe('the daemon', { timeout: 120_000 }, () => {
       (await metric(d, runs('pushed'))) === 1 && (await metric(d, runs('skipped'))) >= 1 ? true : undefined,
     );
     expect(await h.pushCalls()).toHaveLength(1);
-    expect(await metric(d, 'oaa_connector_entities_pushed_total{connector="app"}')).toBeGreaterThan(3);
-    expect(await metric(d, 'oaa_connector_bytes_pushed_total{connector="app"}')).toBeGreaterThan(0);
+    expect(await metric(d, 'oaa_connector_pushed_entities_total{connector="app"}')).toBeGreaterThan(3);
+    expect(
+      await metric(d, 'oaa_connector_pushed_bytes_total{connector="app",encoding="gzip"}'),
+    ).toBeGreaterThan(0);
     expect(await metric(d, 'oaa_connector_last_success_timestamp_seconds{connector="app"}')).toBeGreaterThan(
       0,
     );
+    // prom-client's process metrics, as the fleet's workers serve them.
+    expect(await metric(d, 'process_start_time_seconds')).toBeGreaterThan(0);
 
     const { status, body } = await health(d);
     expect(status).toBe(200);

@@ -7,6 +7,7 @@
 import type { Client } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
 import type { Logger } from 'pino';
+import { collectDefaultMetrics } from 'prom-client';
 import { resolveDaemonSettings } from '../config/daemon-schema.js';
 import type { DaemonSettings } from '../config/daemon-schema.js';
 import type { LoadedConfig } from '../config/load-config.js';
@@ -17,7 +18,6 @@ import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from './dae
 import { healthReport } from './health.js';
 import type { HealthReport } from './health.js';
 import { DaemonMetrics } from './metrics.js';
-import { PROMETHEUS_CONTENT_TYPE, renderMetrics } from './prometheus-text.js';
 import { runScheduled } from './run-job.js';
 import { Scheduler } from './scheduler.js';
 import { startStatusServer } from './status-server.js';
@@ -64,7 +64,7 @@ export interface Daemon {
   stop(): Promise<StopOutcome>;
   health(): HealthReport;
   /** The `/metrics` body. */
-  metricsText(): string;
+  metricsText(): Promise<string>;
 }
 
 function asOaaError(error: unknown): OaaError {
@@ -84,7 +84,9 @@ class RunningDaemon implements Daemon {
   private stopped: Promise<StopOutcome> | undefined;
   private reloads: Promise<unknown> = Promise.resolve();
   private server: StatusServer | undefined;
-  private readonly metrics = new DaemonMetrics();
+  private readonly metrics = new DaemonMetrics({
+    queue: () => ({ ...this.scheduler.load(), stopping: this.stopping }),
+  });
   private readonly scheduler: Scheduler;
 
   constructor(
@@ -92,6 +94,7 @@ class RunningDaemon implements Daemon {
     private readonly options: StartDaemonOptions,
   ) {
     this.settings = resolveDaemonSettings(loaded.config.daemon, options.settings);
+    collectDefaultMetrics({ register: this.metrics.registry });
     const { client, logger, secretSources, push } = options;
     const context = {
       config: () => this.loaded,
@@ -120,7 +123,11 @@ class RunningDaemon implements Daemon {
           contentType: 'application/json; charset=utf-8',
           body: `${JSON.stringify(this.health())}\n`,
         }),
-        '/metrics': () => ({ status: 200, contentType: PROMETHEUS_CONTENT_TYPE, body: this.metricsText() }),
+        '/metrics': async () => ({
+          status: 200,
+          contentType: this.metrics.registry.contentType,
+          body: await this.metricsText(),
+        }),
       },
     });
     this.url = this.server.url;
@@ -276,8 +283,8 @@ class RunningDaemon implements Daemon {
     });
   }
 
-  metricsText(): string {
-    return renderMetrics(this.metrics, { ...this.scheduler.load(), stopping: this.stopping });
+  metricsText(): Promise<string> {
+    return this.metrics.registry.metrics();
   }
 }
 

@@ -1,24 +1,24 @@
 /**
- * The daemon's counters, per connector and for the daemon itself. They live as long as the process:
- * a config reload keeps them, and a connector removed from the config keeps its series.
+ * The daemon's metrics, per connector and for the daemon itself: what `/healthz` reports, and the
+ * Prometheus series of `/metrics` in a prom-client registry (the fleet's workers use the same
+ * library and the same names for the same facts). They live as long as the process: a config
+ * reload keeps them, and a connector removed from the config keeps its series. Every known
+ * connector gets every series, at 0 until something happens, so rate() and absence alerts work
+ * from the first scrape.
  */
+import { Counter, Gauge, Registry } from 'prom-client';
 import { DAEMON_RUN_STATUSES } from './run-record.js';
 import type { DaemonRunStatus, RunRecord } from './run-record.js';
 
-/** Counters and gauges of one connector. */
+/** What `/healthz` reports of one connector. */
 export interface ConnectorCounters {
   runs: Record<DaemonRunStatus, number>;
   /** Scheduled ticks skipped because the previous run had not finished. */
   overlapSkipped: number;
-  /** Entities and gzip bytes of successful pushes. */
-  entitiesPushed: number;
-  bytesPushed: number;
   /** Epoch milliseconds of the end of the last `pushed` or `skipped` run. */
   lastSuccessAt: number | undefined;
   /** The last run, whatever its outcome. */
   lastRun: RunRecord | undefined;
-  /** Whether a run holds a concurrency slot now. */
-  running: boolean;
 }
 
 /** Counters of the daemon as a whole. */
@@ -27,66 +27,190 @@ export interface DaemonCounters {
   reloads: { success: number; failure: number };
 }
 
+/** The queue gauges the scheduler reports at scrape time. */
+export interface QueueGauges {
+  /** Runs holding a concurrency slot. */
+  running: number;
+  /** Runs waiting for a slot. */
+  queued: number;
+  /** 1 while the daemon shuts down. */
+  stopping: boolean;
+}
+
+/** Options of {@link DaemonMetrics}. */
+export interface DaemonMetricsOptions {
+  /** Epoch milliseconds; default now. */
+  startedAt?: number;
+  /** Read at each scrape; default an idle queue. */
+  queue?: () => QueueGauges;
+}
+
 function emptyRuns(): Record<DaemonRunStatus, number> {
   return Object.fromEntries(DAEMON_RUN_STATUSES.map((s) => [s, 0])) as Record<DaemonRunStatus, number>;
 }
 
 /** The daemon's metrics, recorded by the scheduler and the run job, read by `/metrics` and `/healthz`. */
 export class DaemonMetrics {
+  /** The `/metrics` registry: its `metrics()` is the body, its `contentType` the header. */
+  readonly registry = new Registry();
   readonly daemon: DaemonCounters;
   private readonly byConnector = new Map<string, ConnectorCounters>();
+  private readonly runs: Counter<'connector' | 'status'>;
+  private readonly failures: Counter<'connector'>;
+  private readonly skippedTicks: Counter<'connector'>;
+  private readonly lastSuccess: Gauge<'connector'>;
+  private readonly lastRunEnd: Gauge<'connector'>;
+  private readonly lastRunDuration: Gauge<'connector'>;
+  private readonly pushedEntities: Counter<'connector'>;
+  private readonly pushedBytes: Counter<'connector' | 'encoding'>;
+  private readonly running: Gauge<'connector'>;
+  private readonly reloads: Counter<'result'>;
 
-  constructor(startedAt: number = Date.now()) {
+  constructor(options: DaemonMetricsOptions = {}) {
+    const startedAt = options.startedAt ?? Date.now();
+    const queue = options.queue ?? (() => ({ running: 0, queued: 0, stopping: false }));
     this.daemon = { startedAt, reloads: { success: 0, failure: 0 } };
+    const registers = [this.registry];
+    const perConnector = { labelNames: ['connector'] as const, registers };
+    this.runs = new Counter({
+      name: 'oaa_connector_runs_total',
+      help: 'Finished runs of the connector, by status (pushed, skipped = unchanged, failed, aborted)',
+      labelNames: ['connector', 'status'],
+      registers,
+    });
+    this.failures = new Counter({
+      name: 'oaa_connector_failures_total',
+      help: 'Runs of the connector that failed with an error (aborted runs are not counted)',
+      ...perConnector,
+    });
+    this.skippedTicks = new Counter({
+      name: 'oaa_connector_overlap_skipped_total',
+      help: "Scheduled ticks skipped because the connector's previous run had not finished",
+      ...perConnector,
+    });
+    this.lastSuccess = new Gauge({
+      name: 'oaa_connector_last_success_timestamp_seconds',
+      help: 'End of the last pushed or skipped (unchanged) run, Unix seconds; 0 = never',
+      ...perConnector,
+    });
+    this.lastRunEnd = new Gauge({
+      name: 'oaa_connector_last_run_timestamp_seconds',
+      help: 'End of the last run whatever its outcome, Unix seconds; 0 = never',
+      ...perConnector,
+    });
+    this.lastRunDuration = new Gauge({
+      name: 'oaa_connector_last_run_duration_seconds',
+      help: 'Duration of the last run, seconds',
+      ...perConnector,
+    });
+    this.pushedEntities = new Counter({
+      name: 'oaa_connector_pushed_entities_total',
+      help: 'Entities (all kinds) in the payloads the connector pushed',
+      ...perConnector,
+    });
+    this.pushedBytes = new Counter({
+      name: 'oaa_connector_pushed_bytes_total',
+      help: 'Bytes of the payloads the connector pushed, as JSON and as gzip',
+      labelNames: ['connector', 'encoding'],
+      registers,
+    });
+    this.running = new Gauge({
+      name: 'oaa_connector_running',
+      help: '1 while a run of the connector holds a concurrency slot',
+      ...perConnector,
+    });
+    new Gauge({
+      name: 'oaa_daemon_start_time_seconds',
+      help: 'Start of the daemon, Unix seconds',
+      registers,
+    }).set(startedAt / 1000);
+    this.reloads = new Counter({
+      name: 'oaa_daemon_config_reloads_total',
+      help: 'Config reloads (SIGHUP), by result; a failed reload keeps the previous config',
+      labelNames: ['result'],
+      registers,
+    });
+    this.reloads.inc({ result: 'success' }, 0);
+    this.reloads.inc({ result: 'failure' }, 0);
+    new Gauge({
+      name: 'oaa_daemon_runs_in_progress',
+      help: 'Runs holding a concurrency slot',
+      registers,
+      collect() {
+        this.set(queue().running);
+      },
+    });
+    new Gauge({
+      name: 'oaa_daemon_runs_queued',
+      help: 'Runs waiting for a concurrency slot',
+      registers,
+      collect() {
+        this.set(queue().queued);
+      },
+    });
+    new Gauge({
+      name: 'oaa_daemon_shutting_down',
+      help: '1 while the daemon waits for runs in progress before exiting',
+      registers,
+      collect() {
+        this.set(queue().stopping ? 1 : 0);
+      },
+    });
   }
 
-  /** The counters of a connector, created at zero the first time it is named. */
+  /** What `/healthz` reports of a connector; its series start at zero the first time it is named. */
   connector(id: string): ConnectorCounters {
     let counters = this.byConnector.get(id);
     if (counters === undefined) {
-      counters = {
-        runs: emptyRuns(),
-        overlapSkipped: 0,
-        entitiesPushed: 0,
-        bytesPushed: 0,
-        lastSuccessAt: undefined,
-        lastRun: undefined,
-        running: false,
-      };
+      counters = { runs: emptyRuns(), overlapSkipped: 0, lastSuccessAt: undefined, lastRun: undefined };
       this.byConnector.set(id, counters);
+      const connector = { connector: id };
+      for (const status of DAEMON_RUN_STATUSES) this.runs.inc({ connector: id, status }, 0);
+      for (const counter of [this.failures, this.skippedTicks, this.pushedEntities])
+        counter.inc(connector, 0);
+      for (const gauge of [this.lastSuccess, this.lastRunEnd, this.lastRunDuration, this.running])
+        gauge.set(connector, 0);
+      this.pushedBytes.inc({ connector: id, encoding: 'json' }, 0);
+      this.pushedBytes.inc({ connector: id, encoding: 'gzip' }, 0);
     }
     return counters;
   }
 
-  /** Every connector seen so far, by id. */
-  connectors(): ReadonlyMap<string, ConnectorCounters> {
-    return this.byConnector;
-  }
-
   runStarted(id: string): void {
-    this.connector(id).running = true;
+    this.connector(id);
+    this.running.set({ connector: id }, 1);
   }
 
   runFinished(id: string, record: RunRecord): void {
     const c = this.connector(id);
-    c.running = false;
+    const connector = { connector: id };
     c.runs[record.status] += 1;
     c.lastRun = record;
+    this.running.set(connector, 0);
+    this.runs.inc({ connector: id, status: record.status });
+    if (record.status === 'failed') this.failures.inc(connector);
+    this.lastRunEnd.set(connector, Date.parse(record.finishedAt) / 1000);
+    this.lastRunDuration.set(connector, record.durationMs / 1000);
     if (record.status === 'pushed' || record.status === 'skipped') {
       c.lastSuccessAt = Date.parse(record.finishedAt);
+      this.lastSuccess.set(connector, c.lastSuccessAt / 1000);
     }
     if (record.status === 'pushed') {
-      c.entitiesPushed += record.entities ?? 0;
-      c.bytesPushed += record.bytes?.compressed ?? 0;
+      this.pushedEntities.inc(connector, record.entities ?? 0);
+      this.pushedBytes.inc({ connector: id, encoding: 'json' }, record.bytes?.json ?? 0);
+      this.pushedBytes.inc({ connector: id, encoding: 'gzip' }, record.bytes?.compressed ?? 0);
     }
   }
 
   overlapSkipped(id: string): void {
     this.connector(id).overlapSkipped += 1;
+    this.skippedTicks.inc({ connector: id });
   }
 
   reloaded(ok: boolean): void {
-    this.daemon.reloads[ok ? 'success' : 'failure'] += 1;
+    const result = ok ? 'success' : 'failure';
+    this.daemon.reloads[result] += 1;
+    this.reloads.inc({ result });
   }
 }
 

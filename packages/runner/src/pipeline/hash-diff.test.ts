@@ -33,9 +33,9 @@ function user(name: string, own: number): EntityHash {
 
 async function summarize() {
   const diff = new HashDiff(previous());
-  diff.see(user('ann', OLD)); // the same
-  diff.see(user('bo', NEW)); // changed
-  diff.see(user('dee', NEW)); // added; cy removed
+  diff.compare(user('ann', OLD)); // the same
+  diff.compare(user('bo', NEW)); // changed
+  diff.compare(user('dee', NEW)); // added; cy removed
   return diff.summary({ template: 'application', header: 'h', counts: { local_users: 3 }, payload: {} });
 }
 

@@ -25,8 +25,8 @@ export class HashDiff {
     return t;
   }
 
-  /** One entity of the new payload (read now, not kept). */
-  see(entity: EntityHash): void {
+  /** Compares one entity of the new payload (read now, not kept) with the last push's, and counts it. */
+  compare(entity: EntityHash): void {
     if (this.previous === undefined) return;
     const before = this.previous.take(entity.kind, entity.scope, entity.keyPrefix, entity.keyValue);
     if (before === undefined) {

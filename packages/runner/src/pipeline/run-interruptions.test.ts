@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
+import { until } from '@oaakit/emulator/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appEntry, startHarness } from '../test-support/harness.js';
 import type { Harness } from '../test-support/harness.js';
@@ -77,14 +78,16 @@ describe('runs that meet each other or get interrupted', () => {
     await h.run('app');
     const before = await h.stateFiles('app');
     await h.config([appEntry({ userCount: 5, revision: '2' })]);
-    await h.admin.faults.add({ method: 'POST', path: '*:push', latency_ms: 1500, count: 1 });
+    // The emulator holds the push for its longest delay, longer than a test may run: only the
+    // abort can end it.
+    await h.admin.faults.add({ method: 'POST', path: '*:push', latency_ms: 600_000, count: 1 });
 
     const controller = new AbortController();
-    const uploading = when((e) => e.phase === 'push' && e.kind === 'start');
-    const run = h.run('app', { signal: controller.signal, onProgress: uploading.onProgress });
-    await uploading.reached;
-    setTimeout(() => controller.abort(), 100);
-    const error = await rejection(run);
+    const outcome = rejection(h.run('app', { signal: controller.signal }));
+    // The fault is used up when the push reaches the emulator, which then holds it.
+    await until('the push to reach the emulator', async () => (await h.admin.faults.list()).length === 0);
+    controller.abort();
+    const error = await outcome;
     expect(error.code).toBe('ABORTED');
     expect(error.message).toContain('connector "app": the run was aborted; the state is unchanged');
     expect(await h.stateFiles('app')).toEqual(before);

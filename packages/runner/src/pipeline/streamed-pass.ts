@@ -59,7 +59,7 @@ export function startPass(
   const gate = throttle(100);
   let entities = 0;
   const hashed = hashAsRead(template, checked.value as JsonObject, (entity) => {
-    diff.see(entity);
+    diff.compare(entity);
     input.snapshot?.add(entity);
     // The clock is read every 1,024 entities, not for each.
     if ((++entities & 1023) === 0 && gate.ready())

@@ -81,7 +81,7 @@ export class EntityHashWriter {
   }
 
   /** Writes a whole number and a tab (the room is there: see `LINE_ROOM`). */
-  private count(n: number): void {
+  private writeDecimal(n: number): void {
     const buf = this.buf;
     let p = this.pos;
     if (n >= 0 && n < 10) buf[p++] = 0x30 + n;
@@ -149,8 +149,8 @@ export class EntityHashWriter {
       this.lastKind = entity.kind;
       this.lastKindIndex = ENTITY_KIND_INDEX.get(entity.kind) ?? -1;
     }
-    this.count(this.lastKindIndex);
-    this.count(scope);
+    this.writeDecimal(this.lastKindIndex);
+    this.writeDecimal(scope);
     this.own(entity.own);
     this.buf[this.pos++] = 0x09;
     this.key(entity.keyPrefix, entity.keyValue);
@@ -166,7 +166,7 @@ export class EntityHashWriter {
   /** Writes the key `prefix + value` as `field()` spells it, without joining the two while both are plain. */
   private key(prefix: string, value: string): void {
     const start = this.pos;
-    if (this.plain(prefix) && this.plain(value)) return;
+    if (this.writeIfPlain(prefix) && this.writeIfPlain(value)) return;
     this.pos = start;
     this.field(prefix + value);
   }
@@ -175,7 +175,7 @@ export class EntityHashWriter {
    * Writes `text` byte by byte if it is plain ASCII (no tab, line break, quote or backslash) and
    * fits with room to spare; else writes nothing and returns false.
    */
-  private plain(text: string): boolean {
+  private writeIfPlain(text: string): boolean {
     const n = text.length;
     if (this.pos + n + LINE_ROOM > this.buf.length) return false;
     const buf = this.buf;
@@ -195,7 +195,7 @@ export class EntityHashWriter {
    */
   private field(text: string): void {
     if (this.pos + text.length + LINE_ROOM > this.buf.length) this.flush();
-    if (this.plain(text)) return;
+    if (this.writeIfPlain(text)) return;
     this.text(field(text));
   }
 

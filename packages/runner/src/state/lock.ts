@@ -31,7 +31,8 @@ export const DEFAULT_GRACE_MS = 5_000;
 
 /** A held lock. */
 export interface HeldLock {
-  readonly path: string;
+  /** Where the lock lives, for messages: the lock file's path, or a Redis key (the fleet's backend). */
+  readonly location: string;
   readonly holder: LockHolder;
   /** Stops the heartbeat and releases the lock; safe to call twice. */
   release(): Promise<void>;
@@ -136,7 +137,7 @@ export async function acquireLock(path: string, options: AcquireLockOptions = {}
   await sweepLockDebris(path, Math.max(2 * leaseMs, 60_000)).catch(() => undefined);
   let released: Promise<void> | undefined;
   return {
-    path,
+    location: path,
     holder,
     release: () =>
       (released ??= (async () => {

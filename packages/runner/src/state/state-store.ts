@@ -168,7 +168,7 @@ export class StateStore {
     });
     this.held.set(connectorId, lock);
     return {
-      path: lock.path,
+      location: lock.location,
       holder: lock.holder,
       release: async () => {
         if (this.held.get(connectorId) === lock) this.held.delete(connectorId);

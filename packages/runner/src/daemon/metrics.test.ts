@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { parseMetrics } from '../testing/metrics.js';
 import { DaemonMetrics } from './metrics.js';
-import { renderMetrics } from './prometheus-text.js';
+import type { QueueGauges } from './metrics.js';
 import type { RunRecord } from './run-record.js';
 
-const idle = { running: 0, queued: 0, stopping: false };
+const START = Date.parse('2030-01-01T00:00:00Z');
 
 function record(status: RunRecord['status'], extra: Partial<RunRecord> = {}): RunRecord {
   return {
@@ -16,22 +17,16 @@ function record(status: RunRecord['status'], extra: Partial<RunRecord> = {}): Ru
   };
 }
 
-/** Sample lines as `name{labels}` -> value. */
-function samples(text: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const at = line.lastIndexOf(' ');
-    out.set(line.slice(0, at), Number(line.slice(at + 1)));
-  }
-  return out;
+/** The `/metrics` body as sample (name with labels) -> value. */
+async function samples(metrics: DaemonMetrics): Promise<Map<string, number>> {
+  return parseMetrics(await metrics.registry.metrics());
 }
 
 describe('the /metrics text', () => {
-  it('declares every family once, with HELP and TYPE, and ends with a newline', () => {
-    const metrics = new DaemonMetrics(Date.parse('2030-01-01T00:00:00Z'));
+  it('declares every family once, with HELP and TYPE, and ends with a newline', async () => {
+    const metrics = new DaemonMetrics({ startedAt: START });
     metrics.connector('hr');
-    const text = renderMetrics(metrics, idle);
+    const text = await metrics.registry.metrics();
     expect(text.endsWith('\n')).toBe(true);
     const types = text.split('\n').filter((l) => l.startsWith('# TYPE '));
     expect(types).toContain('# TYPE oaa_connector_runs_total counter');
@@ -42,11 +37,12 @@ describe('the /metrics text', () => {
     }
   });
 
-  it('shows a new connector at zero and counts runs, pushes and skipped ticks', () => {
-    const metrics = new DaemonMetrics(Date.parse('2030-01-01T00:00:00Z'));
-    expect(samples(renderMetrics(metrics, idle)).get('oaa_daemon_start_time_seconds')).toBe(1893456000);
+  it('shows a new connector at zero and counts runs, pushes and skipped ticks', async () => {
+    const queue: QueueGauges = { running: 0, queued: 0, stopping: false };
+    const metrics = new DaemonMetrics({ startedAt: START, queue: () => queue });
+    expect((await samples(metrics)).get('oaa_daemon_start_time_seconds')).toBe(1893456000);
     metrics.connector('hr');
-    let s = samples(renderMetrics(metrics, idle));
+    let s = await samples(metrics);
     expect(s.get('oaa_connector_runs_total{connector="hr",status="pushed"}')).toBe(0);
     expect(s.get('oaa_connector_last_success_timestamp_seconds{connector="hr"}')).toBe(0);
 
@@ -58,12 +54,14 @@ describe('the /metrics text', () => {
     );
     metrics.overlapSkipped('hr');
     metrics.reloaded(false);
-    s = samples(renderMetrics(metrics, { running: 1, queued: 2, stopping: true }));
+    Object.assign(queue, { running: 1, queued: 2, stopping: true });
+    s = await samples(metrics);
     expect(s.get('oaa_connector_runs_total{connector="hr",status="pushed"}')).toBe(1);
     expect(s.get('oaa_connector_runs_total{connector="hr",status="skipped"}')).toBe(1);
     expect(s.get('oaa_connector_failures_total{connector="hr"}')).toBe(1);
-    expect(s.get('oaa_connector_entities_pushed_total{connector="hr"}')).toBe(12);
-    expect(s.get('oaa_connector_bytes_pushed_total{connector="hr"}')).toBe(300);
+    expect(s.get('oaa_connector_pushed_entities_total{connector="hr"}')).toBe(12);
+    expect(s.get('oaa_connector_pushed_bytes_total{connector="hr",encoding="gzip"}')).toBe(300);
+    expect(s.get('oaa_connector_pushed_bytes_total{connector="hr",encoding="json"}')).toBe(900);
     expect(s.get('oaa_connector_overlap_skipped_total{connector="hr"}')).toBe(1);
     expect(s.get('oaa_connector_last_success_timestamp_seconds{connector="hr"}')).toBe(1893456002.5);
     expect(s.get('oaa_connector_last_run_duration_seconds{connector="hr"}')).toBe(2.5);
@@ -72,9 +70,9 @@ describe('the /metrics text', () => {
     expect(s.get('oaa_daemon_shutting_down')).toBe(1);
   });
 
-  it('escapes label values', () => {
+  it('escapes label values', async () => {
     const metrics = new DaemonMetrics();
     metrics.connector('a"b\\c');
-    expect(renderMetrics(metrics, idle)).toContain('oaa_connector_running{connector="a\\"b\\\\c"} 0');
+    expect(await metrics.registry.metrics()).toContain('oaa_connector_running{connector="a\\"b\\\\c"} 0');
   });
 });

@@ -39,13 +39,13 @@ module.exports = {
       name: 'emulator-imports-core-only',
       severity: 'error',
       from: { path: '^packages/emulator/src/', pathNot: '[.]test[.]ts$|/test-support/' },
-      to: { path: '^packages/(client|runner|cli)/' },
+      to: { path: '^packages/(client|runner|cli|fleet)/' },
     },
     {
       name: 'plugins-import-core-only',
       severity: 'error',
       from: { path: '^plugins/[^/]+/src/', pathNot: '[.]test[.]ts$|/test-support/' },
-      to: { path: '^packages/(client|runner|emulator|cli)/' },
+      to: { path: '^packages/(client|runner|emulator|cli|fleet)/' },
     },
   ],
   options: {

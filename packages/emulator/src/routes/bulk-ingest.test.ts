@@ -59,9 +59,13 @@ interface Row {
   permissions: string[];
 }
 
-/** Users at `level` (with access to the application when `withAccess`), sorted by name. */
+/**
+ * Users at `level` (with access to the application when `withAccess`), sorted by name. Pages are
+ * followed until the last: a page may end early (`has_more`) when its time budget runs out, as it
+ * can on a loaded machine.
+ */
 async function atLevel(h: Harness, level: number, withAccess = true): Promise<Row[]> {
-  const r = await h.call('POST', `${QUERY}?page_size=100`, {
+  const body = {
     source_node_types: {
       nodes: [
         {
@@ -71,10 +75,19 @@ async function atLevel(h: Harness, level: number, withAccess = true): Promise<Ro
       ],
     },
     ...(withAccess ? { destination_node_types: { nodes: [{ node_type: 'OAA.acme.Application' }] } } : {}),
-  });
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.has_more).toBe(false);
-  return values<{ properties: { name: string }; destination_node_count: number; permissions: string[] }>(r)
+  };
+  type Value = { properties: { name: string }; destination_node_count: number; permissions: string[] };
+  const found: Value[] = [];
+  let token = '';
+  for (;;) {
+    const page = token ? `&page_token=${encodeURIComponent(token)}` : '';
+    const r = await h.call('POST', `${QUERY}?page_size=100${page}`, body);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    found.push(...values<Value>(r));
+    if (!r.body.has_more) break;
+    token = r.body.next_page_token as string;
+  }
+  return found
     .map((v) => ({ name: v.properties.name, count: v.destination_node_count, permissions: v.permissions }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

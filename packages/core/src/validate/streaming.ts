@@ -167,8 +167,8 @@ function inspect<T>(
 }
 
 /**
- * The visiting part of a collection read once through a visitor: `see` takes each result of the
- * source's iterator, in order, and passes it on.
+ * The visiting part of a collection read once through a visitor: `visitResult` takes each result of
+ * the source's iterator, in order, and passes it on.
  */
 class Visiting<T> {
   private read = false;
@@ -186,7 +186,8 @@ class Visiting<T> {
     this.visitor.begin();
   }
 
-  see(r: IteratorResult<T>): IteratorResult<T> {
+  /** Visits one result of the source's iterator (or ends the visit at its end), and returns it. */
+  visitResult(r: IteratorResult<T>): IteratorResult<T> {
     if (r.done === true) {
       this.visitor.end();
       this.onEnd();
@@ -214,7 +215,7 @@ class Inspected<T> implements Iterable<T> {
     visiting.open();
     const inner = this.source[Symbol.iterator]();
     return {
-      next: (): IteratorResult<T> => visiting.see(inner.next()),
+      next: (): IteratorResult<T> => visiting.visitResult(inner.next()),
       return(value?: unknown): IteratorResult<T> {
         inner.return?.(value);
         return { done: true, value: value as T };
@@ -240,7 +241,7 @@ class InspectedAsync<T> implements AsyncIterable<T> {
     visiting.open();
     const inner = this.source[Symbol.asyncIterator]();
     return {
-      next: async (): Promise<IteratorResult<T>> => visiting.see(await inner.next()),
+      next: async (): Promise<IteratorResult<T>> => visiting.visitResult(await inner.next()),
       async return(value?: unknown): Promise<IteratorResult<T>> {
         await inner.return?.(value);
         return { done: true, value: value as T };

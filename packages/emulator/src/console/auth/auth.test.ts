@@ -4,9 +4,9 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EmulatorClock } from '../clock.js';
-import { cookiesOf, hiddenField, signInToConsole } from '../testing/console-session.js';
-import { startTestEmulator, type TestEmulator } from '../testing/test-emulator.js';
+import { EmulatorClock } from '../../clock.js';
+import { cookiesOf, hiddenField, signInToConsole } from '../../testing/console-session.js';
+import { startTestEmulator, type TestEmulator } from '../../testing/test-emulator.js';
 
 const PASSWORD = 'correct horse battery';
 

@@ -5,8 +5,8 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { EmulatorContext } from '../context.js';
-import { ApiError } from '../errors.js';
+import type { EmulatorContext } from '../../context.js';
+import { ApiError } from '../../errors.js';
 import { readCookie, setCookie } from './cookies.js';
 import { findSession, SESSION_COOKIE, type ConsoleSession } from './sessions.js';
 

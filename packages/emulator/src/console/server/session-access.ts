@@ -8,10 +8,10 @@
  * alone reaches nothing under the API: a plain link or form still gets the API's 401.
  */
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from '../auth/authorize.js';
-import type { RouteAccess } from '../auth/route-access.js';
-import { sameSecret, sessionOf } from '../console-auth/request-session.js';
-import type { EmulatorContext } from '../context.js';
+import type { Principal } from '../../auth/authorize.js';
+import type { RouteAccess } from '../../auth/route-access.js';
+import { sameSecret, sessionOf } from '../auth/request-session.js';
+import type { EmulatorContext } from '../../context.js';
 
 /** The header the console's script sends its session's CSRF token in. */
 export const CONSOLE_CSRF_HEADER = 'x-csrf-token';

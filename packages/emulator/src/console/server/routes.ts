@@ -2,17 +2,17 @@
  * The web console at `/console`: its pages (one HTML shell each, filled by the bundled script), the
  * bundle itself, and three views the API has no shape for (the providers overview, the explorer's
  * compact graph, a template's rendered preview). Every action of a page is a call of the API
- * itself, with the session (console-session-access.ts). Pages and views need a signed-in user
+ * itself, with the session (session-access.ts). Pages and views need a signed-in user
  * (`SESSION`: a page without one goes to the sign-in page). The bundle (no data) is public.
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { allow, PUBLIC, SESSION } from '../auth/route-access.js';
-import { checkCsrf, csrfToken, requireSession } from '../console-auth/request-session.js';
-import type { EmulatorContext } from '../context.js';
-import { badField, notFound } from '../errors.js';
-import { CONSOLE_ASSET_TYPES, consoleAsset } from './console-assets.js';
-import { explorerGraph } from './console-graph.js';
-import { CONSOLE_HEADERS, consoleShell, isConsolePage } from './console-shell.js';
+import { allow, PUBLIC, SESSION } from '../../auth/route-access.js';
+import { checkCsrf, csrfToken, requireSession } from '../auth/request-session.js';
+import type { EmulatorContext } from '../../context.js';
+import { badField, notFound } from '../../errors.js';
+import { CONSOLE_ASSET_TYPES, consoleAsset } from './assets.js';
+import { explorerGraph } from './explorer-graph.js';
+import { CONSOLE_HEADERS, consoleShell, isConsolePage } from '../pages/shell.js';
 import { providerOverview } from './provider-overview.js';
 import { previewTemplate } from './template-preview.js';
 

@@ -4,10 +4,10 @@
  * `:test_template` (notifications/), without sending mail or recording an event.
  */
 import { emailTemplateRequestSchema } from '@oaakit/core';
-import { parseBody } from '../http/parse-body.js';
-import { renderTemplate } from '../notifications/render.js';
-import { sampleData } from '../notifications/sample-data.js';
-import { templateHtml } from '../notifications/template-body.js';
+import { parseBody } from '../../http/parse-body.js';
+import { renderTemplate } from '../../notifications/render.js';
+import { sampleData } from '../../notifications/sample-data.js';
+import { templateHtml } from '../../notifications/template-body.js';
 
 /** What the preview answers. */
 export interface TemplatePreview {

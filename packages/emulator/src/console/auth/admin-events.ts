@@ -4,8 +4,8 @@
  * `recordEvent`, category SYSTEM, with the spec's event kinds (USER_*, and API_KEY_* for OAuth2
  * apps, which the service manages under API keys).
  */
-import type { Db } from '../db/schema.js';
-import { recordEvent, type EventRecord } from '../store/events.js';
+import type { Db } from '../../db/schema.js';
+import { recordEvent, type EventRecord } from '../../store/events.js';
 
 /** What changed, and on what. */
 export interface AdminEvent {

@@ -1,11 +1,12 @@
 /**
  * The console's bundled browser code (dist/console-ui/, built by scripts/build-console.mjs from
- * console-ui/). Both this module's source (src/console/) and its build (dist/console/) sit two
- * levels below the package root, so one relative path finds the bundle from either.
+ * src/console/ui/). Both this module's source (src/console/server/) and its build
+ * (dist/console/server/) sit three levels below the package root, so one relative path finds the
+ * bundle from either.
  */
 import { readFile } from 'node:fs/promises';
 
-const BUNDLE_DIR = new URL('../../dist/console-ui/', import.meta.url);
+const BUNDLE_DIR = new URL('../../../dist/console-ui/', import.meta.url);
 
 /**
  * The files the console serves, by the name in `/console/assets/<name>`, with their content types.

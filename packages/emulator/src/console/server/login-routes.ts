@@ -4,15 +4,15 @@
  * sign-in opens a session (cookie `oaa_emulator_session`) and goes back to `next`, a same-origin
  * path only. The sign-in form itself is protected against login CSRF by a double-submitted token.
  * Failed sign-ins are counted by email and by address, and lock sign-in for a while past a limit
- * (`console-auth/sign-in-limits.ts`).
+ * (`../auth/sign-in-limits.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { recordAdminEvent } from '../console-auth/admin-events.js';
-import { readCookie, setCookie } from '../console-auth/cookies.js';
-import { sendPage } from '../console-auth/html.js';
-import { loginPage } from '../console-auth/login-page.js';
-import { verifyPassword } from '../console-auth/passwords.js';
+import { recordAdminEvent } from '../auth/admin-events.js';
+import { readCookie, setCookie } from '../auth/cookies.js';
+import { sendPage } from '../pages/html.js';
+import { loginPage } from '../pages/login-page.js';
+import { verifyPassword } from '../auth/passwords.js';
 import {
   checkCsrf,
   csrfToken,
@@ -25,13 +25,13 @@ import {
   sessionOf,
   setSessionCookie,
   SIGN_IN_PATH,
-} from '../console-auth/request-session.js';
-import { closeSession, openSession, SESSION_COOKIE, SESSION_TTL_MS } from '../console-auth/sessions.js';
-import { LOCKOUT_MS, type NewLock } from '../console-auth/sign-in-limits.js';
-import { normalizeEmail, userWithPassword } from '../console-auth/users.js';
-import { recordEvent } from '../store/events.js';
-import { allow, PUBLIC, SESSION } from '../auth/route-access.js';
-import type { EmulatorContext } from '../context.js';
+} from '../auth/request-session.js';
+import { closeSession, openSession, SESSION_COOKIE, SESSION_TTL_MS } from '../auth/sessions.js';
+import { LOCKOUT_MS, type NewLock } from '../auth/sign-in-limits.js';
+import { normalizeEmail, userWithPassword } from '../auth/users.js';
+import { recordEvent } from '../../store/events.js';
+import { allow, PUBLIC, SESSION } from '../../auth/route-access.js';
+import type { EmulatorContext } from '../../context.js';
 
 const LOGIN_CSRF_COOKIE = 'oaa_emulator_login_csrf';
 const LOGIN_CSRF_TTL_S = 3600;

@@ -1,7 +1,7 @@
 /**
  * Calls from the console's pages to the emulator's API: same-origin, with the session cookie the
  * browser keeps and the page's CSRF token on every call (the API admits a console session only
- * with it; see src/console/console-session-access.ts). A lost session sends the reader to sign in.
+ * with it; see src/console/server/session-access.ts). A lost session sends the reader to sign in.
  */
 
 /** An error answer, with the message of the emulator's error body. */

@@ -4,7 +4,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { ConsoleUser } from '@oaakit/core';
-import type { Db } from '../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { findUser } from './users.js';
 
 /** How long a session lasts after sign-in, on the emulator clock: 12 hours. */

@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ConsoleUser, UserCreate } from '@oaakit/core';
-import type { Db } from '../db/schema.js';
+import type { Db } from '../../db/schema.js';
 import { hashPassword } from './passwords.js';
 
 interface UserRow {

@@ -3,9 +3,9 @@
  * index and edges as index pairs, so 10,000 nodes travel as a few hundred kilobytes. Read with the
  * graph store's own readers (graph/read-graph.ts), the same ones `/_emulator/graph/...` serves.
  */
-import type { Db } from '../db/schema.js';
-import { badField } from '../errors.js';
-import { graphStats, readEdges, readNodes } from '../graph/read-graph.js';
+import type { Db } from '../../db/schema.js';
+import { badField } from '../../errors.js';
+import { graphStats, readEdges, readNodes } from '../../graph/read-graph.js';
 
 /** Most nodes the explorer loads; a larger graph is refused with a 400 naming the limit. */
 export const MAX_EXPLORER_NODES = 50_000;

@@ -3,10 +3,10 @@
  * each with its status, last push and the warnings of that push (from the push's OAA_PUSH event,
  * the record the events API serves).
  */
-import type { Db } from '../db/schema.js';
-import { dataSourcesOf, type DataSourceRecord } from '../store/data-sources.js';
-import type { EventError } from '../store/events.js';
-import { providerFromRow, type ProviderRecord } from '../store/providers.js';
+import type { Db } from '../../db/schema.js';
+import { dataSourcesOf, type DataSourceRecord } from '../../store/data-sources.js';
+import type { EventError } from '../../store/events.js';
+import { providerFromRow, type ProviderRecord } from '../../store/providers.js';
 
 /** Most warnings listed per data source (the event keeps up to 1,000). */
 const MAX_WARNINGS_SHOWN = 50;

@@ -1,8 +1,8 @@
 /** The consent page: names the app and the scopes it asks for; Allow or Cancel. */
 import type { OAuthScope } from '@oaakit/core';
-import { escapeHtml, page } from '../console-auth/html.js';
-import { CSRF_FIELD } from '../console-auth/request-session.js';
-import type { AuthorizeRequest } from './authorize-request.js';
+import { escapeHtml, page } from './html.js';
+import { CSRF_FIELD } from '../auth/request-session.js';
+import type { AuthorizeRequest } from '../../oauth/authorize-request.js';
 
 /** What each scope lets the app do, in the consent page's words. */
 export const SCOPE_DESCRIPTIONS: Record<OAuthScope, string> = {

@@ -4,8 +4,8 @@
  * No inline script or style, so the Content-Security-Policy allows only the console's own files.
  */
 
-import { escapeHtml } from '../console-auth/html.js';
-import { CSRF_FIELD } from '../console-auth/request-session.js';
+import { escapeHtml } from './html.js';
+import { CSRF_FIELD } from '../auth/request-session.js';
 
 /** The console's pages: path segment and navigation label. */
 export const CONSOLE_PAGES = [

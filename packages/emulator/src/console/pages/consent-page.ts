@@ -1,6 +1,7 @@
 /** The consent page: names the app and the scopes it asks for; Allow or Cancel. */
 import type { OAuthScope } from '@oaakit/core';
-import { escapeHtml, page } from './html.js';
+import { escapeHtml } from '../../escape-html.js';
+import { page } from './html.js';
 import { CSRF_FIELD } from '../auth/request-session.js';
 import type { AuthorizeRequest } from '../../oauth/authorize-request.js';
 

@@ -1,15 +1,6 @@
-/** Small server-rendered HTML pages (sign-in, consent): escaping and one accessible page shell. */
+/** Small server-rendered HTML pages (sign-in, consent): one accessible page shell, and sending it. */
 import type { FastifyReply } from 'fastify';
-
-/** `text` with HTML's special characters escaped, for text and attribute values. */
-export function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
-}
+import { escapeHtml } from '../../escape-html.js';
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;line-height:1.5}
 label{display:block;margin-top:1rem}input{display:block;width:100%;padding:.4rem;font-size:1rem}

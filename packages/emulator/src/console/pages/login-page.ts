@@ -1,5 +1,6 @@
 /** The console's sign-in page: a plain, accessible HTML form. */
-import { escapeHtml, page } from './html.js';
+import { escapeHtml } from '../../escape-html.js';
+import { page } from './html.js';
 import { CSRF_FIELD, SIGN_IN_PATH } from '../auth/request-session.js';
 
 /** What the sign-in page shows. */

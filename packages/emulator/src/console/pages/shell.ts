@@ -4,7 +4,7 @@
  * No inline script or style, so the Content-Security-Policy allows only the console's own files.
  */
 
-import { escapeHtml } from './html.js';
+import { escapeHtml } from '../../escape-html.js';
 import { CSRF_FIELD } from '../auth/request-session.js';
 
 /** The console's pages: path segment and navigation label. */

@@ -5,34 +5,11 @@
  * the applications and resources those apply on, each step labelled with what it is, and one line
  * of text per grant saying how it is held.
  */
+import type { AccessExplanation, AccessPathStep } from '@oaakit/core';
 import type { GraphPayload } from './model.js';
 
-interface NodeLabel {
-  id: string;
-  type: string;
-  name: string | null;
-}
-
-interface PathStep extends NodeLabel {
-  relation: string;
-}
-
-/** One identity's effective access (`accessExplanationSchema` of `@oaakit/core`). */
-export interface AccessExplanation extends NodeLabel {
-  destinations: (NodeLabel & {
-    permissions: string[];
-    grants: {
-      permission: NodeLabel;
-      canonical: string[];
-      path: PathStep[];
-      role: string | null;
-      nested_role: string | null;
-      inherited: boolean;
-    }[];
-  })[];
-  memberships: (NodeLabel & { path: PathStep[] })[];
-  truncated: boolean;
-}
+/** A node of the answer: the identity, a step of a path, a permission, a destination. */
+type NodeLabel = Pick<AccessExplanation, 'id' | 'type' | 'name'>;
 
 /** A reach ready to draw: a graph payload whose edge kinds are the step names, and its texts. */
 export interface AccessReach {
@@ -71,7 +48,7 @@ export function accessReach(access: AccessExplanation): AccessReach {
     seenEdges.add(key);
     edges.push([node(from), node(to), stepName(relation), -1]);
   };
-  const walk = (path: PathStep[]): NodeLabel => {
+  const walk = (path: AccessPathStep[]): NodeLabel => {
     let at: NodeLabel = access;
     for (const step of path) {
       edge(at, step, step.relation);

@@ -4,11 +4,9 @@
  * arrive (the same query polled from the last event's time, events already shown skipped by id).
  */
 import { api } from '../api.js';
+import { CATEGORIES, SEVERITIES } from '../api-values.js';
 import { announce, errorBox, h, replace, when } from '../dom.js';
 
-// The spec's values (core's EVENT_SEVERITIES and EVENT_CATEGORIES; the bundle leaves core out).
-const SEVERITIES = ['INFO', 'WARNING', 'ERROR'];
-const CATEGORIES = ['SYSTEM', 'INTEGRATIONS', 'RULE', 'TAG', 'NOTIFICATION'];
 const MAX_SHOWN = 500;
 const MAX_PAGES = 20;
 const FOLLOW_EVERY_MS = 2000;
@@ -80,7 +78,7 @@ function row(e: EventRecord): HTMLTableRowElement {
 
 /** Renders the events page. */
 export async function renderEvents(main: HTMLElement): Promise<void> {
-  const select = (id: string, values: string[]): HTMLSelectElement =>
+  const select = (id: string, values: readonly string[]): HTMLSelectElement =>
     h(
       'select',
       { id },

@@ -4,9 +4,10 @@
  * with search and zoom. The same facts are listed as text beside the drawing, for keyboards and
  * screen readers.
  */
+import type { AccessExplanation } from '@oaakit/core';
 import { api } from '../api.js';
 import { announce, errorBox, h, replace } from '../dom.js';
-import { accessReach, type AccessExplanation, type AccessReach } from '../graph/access-reach.js';
+import { accessReach, type AccessReach } from '../graph/access-reach.js';
 import { CanvasView } from '../graph/canvas-view.js';
 import { layout } from '../graph/layout.js';
 import { buildGraph, LAYERS, type Graph, type GraphPayload } from '../graph/model.js';

@@ -3,30 +3,13 @@
  * delete the old one), revoke and reinstate, delete. Each action is a call of the
  * `/_emulator/oauth_apps` API, with the session.
  */
+import type { MAX_CLIENT_SECRETS, OAuthApp } from '@oaakit/core';
 import { api } from '../api.js';
+import { SCOPES } from '../api-values.js';
 import { announce, errorBox, h, replace, when } from '../dom.js';
 
-interface Secret {
-  secret_id: string;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-interface OAuthApp {
-  client_id: string;
-  client_name: string;
-  base_url: string;
-  redirect_uris: string[];
-  allowed_scopes: string[];
-  allow_any_redirect_uri: boolean;
-  state: 'ACTIVE' | 'REVOKED';
-  created_at: string;
-  secrets: Secret[];
-}
-
-const SCOPES = ['profile', 'lcm:access-requests:manage', 'oaa:integrations'];
-const MAX_SECRETS = 2;
+/** Most secrets an app holds: core's MAX_CLIENT_SECRETS, which the compiler holds this equal to. */
+const MAX_SECRETS: typeof MAX_CLIENT_SECRETS = 2;
 const BASE = '/_emulator/oauth_apps';
 
 function appPath(app: OAuthApp, rest = ''): string {

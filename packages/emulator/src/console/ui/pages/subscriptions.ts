@@ -4,10 +4,9 @@
  * and the allowlist of destinations (`/_emulator/allowlist`) alerts may go to.
  */
 import { api } from '../api.js';
+import { CATEGORIES, SEVERITIES } from '../api-values.js';
 import { announce, errorBox, h, replace, when } from '../dom.js';
 
-const SEVERITIES = ['INFO', 'WARNING', 'ERROR'];
-const CATEGORIES = ['SYSTEM', 'INTEGRATIONS', 'RULE', 'TAG', 'NOTIFICATION'];
 const DESTINATIONS = ['CUSTOM_WEBHOOK', 'CHAT_WEBHOOK', 'TEAM_CHAT_WEBHOOK', 'EMAIL'];
 
 interface Subscription {
@@ -32,7 +31,7 @@ function lines(text: string): string[] {
     .filter((l) => l !== '');
 }
 
-function checks(name: string, values: string[]): HTMLInputElement[] {
+function checks(name: string, values: readonly string[]): HTMLInputElement[] {
   return values.map((v) => h('input', { type: 'checkbox', name, value: v }));
 }
 

@@ -5,11 +5,12 @@
  */
 import { api } from '../api.js';
 import { CATEGORIES, SEVERITIES } from '../api-values.js';
-import { announce, errorBox, h, replace, when } from '../dom.js';
+import { announce, errorBox, field, h, onSubmit, plural, replace, select, table, when } from '../dom.js';
 
 const MAX_SHOWN = 500;
 const MAX_PAGES = 20;
 const FOLLOW_EVERY_MS = 2000;
+const COLUMNS = ['Time', 'Severity', 'Category', 'Type', 'Message', 'Entity'];
 
 interface EventRecord {
   id: string;
@@ -76,17 +77,16 @@ function row(e: EventRecord): HTMLTableRowElement {
   );
 }
 
-/** Renders the events page. */
-export async function renderEvents(main: HTMLElement): Promise<void> {
-  const select = (id: string, values: readonly string[]): HTMLSelectElement =>
-    h(
-      'select',
-      { id },
-      h('option', { value: '' }, 'any'),
-      ...values.map((v) => h('option', { value: v }, v)),
-    );
-  const severity = select('ev-severity', SEVERITIES);
-  const category = select('ev-category', CATEGORIES);
+/** The filter form, its "follow" checkbox, and the SCIM filter its fields make. */
+interface Filters {
+  form: HTMLFormElement;
+  follow: HTMLInputElement;
+  compose(): string;
+}
+
+function filterForm(): Filters {
+  const severity = select({ id: 'ev-severity' }, SEVERITIES, 'any');
+  const category = select({ id: 'ev-category' }, CATEGORIES, 'any');
   const type = h('input', { id: 'ev-type', placeholder: 'OAA_PUSH', size: 18, autocomplete: 'off' });
   const scim = h('input', {
     id: 'ev-filter',
@@ -95,121 +95,111 @@ export async function renderEvents(main: HTMLElement): Promise<void> {
     placeholder: 'entity_id eq "…" and timestamp ge "2026-11-01T00:00:00Z"',
   });
   const follow = h('input', { id: 'ev-follow', type: 'checkbox' });
-  const status = h('div');
-  const count = h('p', { class: 'muted', 'aria-live': 'polite' });
-  const body = h('tbody');
-  let shown = new Set<string>();
-  let filter = '';
-  let last: string | undefined;
-  let timer: number | undefined;
-  let generation = 0;
-
-  function compose(): string {
+  const form = h(
+    'form',
+    { class: 'inline-form' },
+    ...field('Severity', severity),
+    ...field('Category', category),
+    ...field('Event type', type),
+    ...field('SCIM filter', scim),
+    h('button', { type: 'submit' }, 'Apply'),
+    h('label', { class: 'check' }, follow, ' Follow new events'),
+  );
+  const compose = (): string => {
     const terms: string[] = [];
     if (severity.value) terms.push(`severity eq ${quote(severity.value)}`);
     if (category.value) terms.push(`category eq ${quote(category.value)}`);
     if (type.value.trim()) terms.push(`event_type eq ${quote(type.value.trim())}`);
     if (scim.value.trim()) terms.push(`(${scim.value.trim()})`);
     return terms.join(' and ');
+  };
+  return { form, follow, compose };
+}
+
+/** The events shown: a filter's events loaded, then, while following, new ones polled for. */
+class EventFeed {
+  readonly body = h('tbody');
+  readonly count = h('p', { class: 'muted', 'aria-live': 'polite' });
+  readonly status = h('div');
+  private shown = new Set<string>();
+  private filter = '';
+  private last: string | undefined;
+  private timer: number | undefined;
+  private generation = 0;
+
+  constructor(private readonly follow: HTMLInputElement) {}
+
+  /** Shows the events matching `filter`, replacing those shown. */
+  async load(filter: string): Promise<void> {
+    const mine = ++this.generation;
+    this.filter = filter;
+    this.shown = new Set();
+    this.last = undefined;
+    replace(this.body);
+    try {
+      const events = await fetchAll(filter);
+      if (mine !== this.generation) return;
+      replace(this.status);
+      this.add(events);
+    } catch (err) {
+      replace(this.status, errorBox(err));
+    }
   }
 
-  function add(events: EventRecord[]): number {
+  /** Starts or stops polling, as the "follow" checkbox says. */
+  followChanged(): void {
+    window.clearTimeout(this.timer);
+    this.showCount();
+    if (this.follow.checked) this.schedule();
+  }
+
+  private schedule(): void {
+    this.timer = window.setTimeout(() => void this.poll(), FOLLOW_EVERY_MS);
+  }
+
+  private async poll(): Promise<void> {
+    const mine = this.generation;
+    if (!this.follow.checked) return;
+    try {
+      const since = this.last === undefined ? '' : `timestamp ge ${quote(this.last)}`;
+      const f = [this.filter === '' ? '' : `(${this.filter})`, since].filter((t) => t !== '').join(' and ');
+      const events = await fetchAll(f);
+      if (mine === this.generation && this.follow.checked) {
+        const added = this.add(events);
+        if (added > 0) announce(plural(added, 'new event'));
+      }
+    } catch (err) {
+      replace(this.status, errorBox(err));
+    }
+    if (this.follow.checked) this.schedule();
+  }
+
+  /** Adds the events not shown yet, newest on top; answers how many. */
+  private add(events: EventRecord[]): number {
     let added = 0;
     for (const e of events) {
-      if (shown.has(e.id)) continue;
-      shown.add(e.id);
-      body.prepend(row(e));
+      if (this.shown.has(e.id)) continue;
+      this.shown.add(e.id);
+      this.body.prepend(row(e));
       added++;
-      if (last === undefined || e.timestamp > last) last = e.timestamp;
+      if (this.last === undefined || e.timestamp > this.last) this.last = e.timestamp;
     }
-    while (body.rows.length > MAX_SHOWN) body.lastElementChild?.remove();
-    replace(
-      count,
-      `${shown.size} event${shown.size === 1 ? '' : 's'}${follow.checked ? ' · following' : ''}`,
-    );
+    while (this.body.rows.length > MAX_SHOWN) this.body.lastElementChild?.remove();
+    this.showCount();
     return added;
   }
 
-  async function load(): Promise<void> {
-    const mine = ++generation;
-    filter = compose();
-    shown = new Set();
-    last = undefined;
-    replace(body);
-    try {
-      const events = await fetchAll(filter);
-      if (mine !== generation) return;
-      replace(status);
-      add(events);
-    } catch (err) {
-      replace(status, errorBox(err));
-    }
+  private showCount(): void {
+    replace(this.count, `${plural(this.shown.size, 'event')}${this.follow.checked ? ' · following' : ''}`);
   }
+}
 
-  async function poll(): Promise<void> {
-    const mine = generation;
-    if (!follow.checked) return;
-    try {
-      const since = last === undefined ? '' : `timestamp ge ${quote(last)}`;
-      const f = [filter === '' ? '' : `(${filter})`, since].filter((t) => t !== '').join(' and ');
-      const events = await fetchAll(f);
-      if (mine === generation && follow.checked) {
-        const added = add(events);
-        if (added > 0) announce(`${added} new event${added === 1 ? '' : 's'}`);
-      }
-    } catch (err) {
-      replace(status, errorBox(err));
-    }
-    if (follow.checked) timer = window.setTimeout(() => void poll(), FOLLOW_EVERY_MS);
-  }
-
-  const form = h(
-    'form',
-    { class: 'inline-form' },
-    h('label', { for: 'ev-severity' }, 'Severity'),
-    severity,
-    h('label', { for: 'ev-category' }, 'Category'),
-    category,
-    h('label', { for: 'ev-type' }, 'Event type'),
-    type,
-    h('label', { for: 'ev-filter' }, 'SCIM filter'),
-    scim,
-    h('button', { type: 'submit' }, 'Apply'),
-    h('label', { class: 'check' }, follow, ' Follow new events'),
-  );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
-    void load();
-  });
-  follow.addEventListener('change', () => {
-    window.clearTimeout(timer);
-    replace(
-      count,
-      `${shown.size} event${shown.size === 1 ? '' : 's'}${follow.checked ? ' · following' : ''}`,
-    );
-    if (follow.checked) timer = window.setTimeout(() => void poll(), FOLLOW_EVERY_MS);
-  });
-
-  main.append(
-    form,
-    status,
-    count,
-    h(
-      'table',
-      { class: 'events' },
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          ...['Time', 'Severity', 'Category', 'Type', 'Message', 'Entity'].map((t) =>
-            h('th', { scope: 'col' }, t),
-          ),
-        ),
-      ),
-      body,
-    ),
-  );
-  await load();
+/** Renders the events page. */
+export async function renderEvents(main: HTMLElement): Promise<void> {
+  const filters = filterForm();
+  const feed = new EventFeed(filters.follow);
+  onSubmit(filters.form, () => feed.load(filters.compose()));
+  filters.follow.addEventListener('change', () => feed.followChanged());
+  main.append(filters.form, feed.status, feed.count, table(COLUMNS, feed.body, { class: 'events' }));
+  await feed.load(filters.compose());
 }

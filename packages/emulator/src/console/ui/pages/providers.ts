@@ -1,6 +1,6 @@
 /** Providers and data sources: each provider's icon and template, each data source's status, last push and warnings. */
 import { api } from '../api.js';
-import { h, when } from '../dom.js';
+import { h, plural, table, when } from '../dom.js';
 
 /** A data source as `/console/api/providers` reports it. */
 export interface DataSourceOverview {
@@ -39,7 +39,7 @@ function warningsOf(ds: DataSourceOverview): HTMLElement | string {
   return h(
     'details',
     {},
-    h('summary', {}, `${ds.warning_count} ${label}${ds.warning_count === 1 ? '' : 's'}`),
+    h('summary', {}, plural(ds.warning_count, label)),
     h('ul', {}, ...ds.warnings.map((w) => h('li', {}, w))),
   );
 }
@@ -81,24 +81,7 @@ function providerSection(p: ProviderOverview): HTMLElement {
     ),
     rows.length === 0
       ? h('p', { class: 'muted' }, 'No data sources yet.')
-      : h(
-          'table',
-          {},
-          h(
-            'thead',
-            {},
-            h(
-              'tr',
-              {},
-              h('th', { scope: 'col' }, 'Data source'),
-              h('th', { scope: 'col' }, 'Status'),
-              h('th', { scope: 'col' }, 'Last push'),
-              h('th', { scope: 'col' }, 'Warnings'),
-              h('th', { scope: 'col' }, 'Graph'),
-            ),
-          ),
-          h('tbody', {}, ...rows),
-        ),
+      : table(['Data source', 'Status', 'Last push', 'Warnings', 'Graph'], rows),
   );
 }
 

@@ -5,9 +5,23 @@
  */
 import { api } from '../api.js';
 import { CATEGORIES, SEVERITIES } from '../api-values.js';
-import { announce, errorBox, h, replace, when } from '../dom.js';
+import {
+  act,
+  button,
+  checkboxGroup,
+  confirmed,
+  field,
+  h,
+  onSubmit,
+  replace,
+  select,
+  table,
+  when,
+  type Run,
+} from '../dom.js';
 
 const DESTINATIONS = ['CUSTOM_WEBHOOK', 'CHAT_WEBHOOK', 'TEAM_CHAT_WEBHOOK', 'EMAIL'];
+const BASE = '/_emulator/subscriptions';
 
 interface Subscription {
   id: string;
@@ -31,131 +45,56 @@ function lines(text: string): string[] {
     .filter((l) => l !== '');
 }
 
-function checks(name: string, values: readonly string[]): HTMLInputElement[] {
-  return values.map((v) => h('input', { type: 'checkbox', name, value: v }));
-}
-
-function fieldset(legend: string, boxes: HTMLInputElement[]): HTMLFieldSetElement {
+function subscriptionRow(s: Subscription, run: Run): HTMLTableRowElement {
+  const path = `${BASE}/${encodeURIComponent(s.id)}`;
   return h(
-    'fieldset',
-    { class: 'checks' },
-    h('legend', {}, legend),
-    ...boxes.map((b) => h('label', {}, b, ` ${b.value}`)),
+    'tr',
+    {},
+    h('th', { scope: 'row' }, s.name, s.description ? h('div', { class: 'muted' }, s.description) : null),
+    h(
+      'td',
+      {},
+      [
+        s.filter.event_types.join(', ') || 'any type',
+        s.filter.severities.join(', ') || 'any severity',
+        s.filter.categories.join(', ') || 'any category',
+      ].join(' · '),
+    ),
+    h(
+      'td',
+      {},
+      s.destination.type,
+      h('br'),
+      h('span', { class: 'muted' }, s.destination.url ?? s.destination.recipients?.join(', ') ?? ''),
+    ),
+    h('td', {}, when(s.last_evaluated_at)),
+    h('td', {}, s.last_outcome ?? '—'),
+    h(
+      'td',
+      { class: 'row-actions' },
+      button('Evaluate now', () => void run(() => api('POST', `${path}/evaluate`), `${s.name} evaluated`), {
+        'aria-label': `Evaluate ${s.name} now`,
+      }),
+      button(
+        'Delete',
+        confirmed(`Delete the subscription ${s.name}?`, () => {
+          void run(() => api('DELETE', path), `${s.name} deleted`);
+        }),
+        { class: 'danger', 'aria-label': `Delete ${s.name}` },
+      ),
+    ),
   );
 }
 
-/** Renders the subscriptions page. */
-export async function renderSubscriptions(main: HTMLElement): Promise<void> {
-  const status = h('div');
-  const list = h('div');
+function subscriptionList(subs: Subscription[], run: Run): HTMLElement {
+  if (subs.length === 0) return h('p', { class: 'muted' }, 'No subscriptions yet.');
+  return table(
+    ['Name', 'Filter', 'Destination', 'Last evaluated', 'Outcome', ''],
+    subs.map((s) => subscriptionRow(s, run)),
+  );
+}
 
-  async function act(what: () => Promise<unknown>, done: string): Promise<void> {
-    try {
-      await what();
-      replace(status);
-      announce(done);
-      await refresh();
-    } catch (err) {
-      replace(status, errorBox(err));
-    }
-  }
-
-  async function refresh(): Promise<void> {
-    const subs = (await api<{ values: Subscription[] }>('GET', '/_emulator/subscriptions')).values;
-    replace(
-      list,
-      subs.length === 0
-        ? h('p', { class: 'muted' }, 'No subscriptions yet.')
-        : h(
-            'table',
-            {},
-            h(
-              'thead',
-              {},
-              h(
-                'tr',
-                {},
-                ...['Name', 'Filter', 'Destination', 'Last evaluated', 'Outcome', ''].map((t) =>
-                  h('th', { scope: 'col' }, t),
-                ),
-              ),
-            ),
-            h(
-              'tbody',
-              {},
-              ...subs.map((s) =>
-                h(
-                  'tr',
-                  {},
-                  h(
-                    'th',
-                    { scope: 'row' },
-                    s.name,
-                    s.description ? h('div', { class: 'muted' }, s.description) : null,
-                  ),
-                  h(
-                    'td',
-                    {},
-                    [
-                      s.filter.event_types.join(', ') || 'any type',
-                      s.filter.severities.join(', ') || 'any severity',
-                      s.filter.categories.join(', ') || 'any category',
-                    ].join(' · '),
-                  ),
-                  h(
-                    'td',
-                    {},
-                    s.destination.type,
-                    h('br'),
-                    h(
-                      'span',
-                      { class: 'muted' },
-                      s.destination.url ?? s.destination.recipients?.join(', ') ?? '',
-                    ),
-                  ),
-                  h('td', {}, when(s.last_evaluated_at)),
-                  h('td', {}, s.last_outcome ?? '—'),
-                  h(
-                    'td',
-                    { class: 'row-actions' },
-                    h(
-                      'button',
-                      {
-                        type: 'button',
-                        'aria-label': `Evaluate ${s.name} now`,
-                        onclick: () =>
-                          void act(
-                            () =>
-                              api('POST', `/_emulator/subscriptions/${encodeURIComponent(s.id)}/evaluate`),
-                            `${s.name} evaluated`,
-                          ),
-                      },
-                      'Evaluate now',
-                    ),
-                    h(
-                      'button',
-                      {
-                        type: 'button',
-                        class: 'danger',
-                        'aria-label': `Delete ${s.name}`,
-                        onclick: () => {
-                          if (!confirm(`Delete the subscription ${s.name}?`)) return;
-                          void act(
-                            () => api('DELETE', `/_emulator/subscriptions/${encodeURIComponent(s.id)}`),
-                            `${s.name} deleted`,
-                          );
-                        },
-                      },
-                      'Delete',
-                    ),
-                  ),
-                ),
-              ),
-            ),
-          ),
-    );
-  }
-
+function subscriptionForm(run: Run): HTMLFormElement {
   const name = h('input', { id: 'sub-name', required: true, autocomplete: 'off' });
   const description = h('input', { id: 'sub-description', autocomplete: 'off' });
   const types = h('input', {
@@ -163,9 +102,9 @@ export async function renderSubscriptions(main: HTMLElement): Promise<void> {
     placeholder: 'OAA_PUSH, API_KEY_CREATED',
     autocomplete: 'off',
   });
-  const severities = checks('severities', SEVERITIES);
-  const categories = checks('categories', CATEGORIES);
-  const kind = h('select', { id: 'sub-kind' }, ...DESTINATIONS.map((d) => h('option', { value: d }, d)));
+  const severities = checkboxGroup('Severities', 'severities', SEVERITIES);
+  const categories = checkboxGroup('Categories', 'categories', CATEGORIES);
+  const kind = select({ id: 'sub-kind' }, DESTINATIONS);
   const target = h('input', {
     id: 'sub-target',
     required: true,
@@ -175,20 +114,15 @@ export async function renderSubscriptions(main: HTMLElement): Promise<void> {
   const form = h(
     'form',
     { class: 'stack-form' },
-    h('label', { for: 'sub-name' }, 'Name'),
-    name,
-    h('label', { for: 'sub-description' }, 'Description'),
-    description,
-    h('label', { for: 'sub-types' }, 'Event types'),
-    types,
+    ...field('Name', name),
+    ...field('Description', description),
+    ...field('Event types', types),
     h('span', { class: 'label' }, 'Severities'),
-    fieldset('Severities', severities),
+    severities.fieldset,
     h('span', { class: 'label' }, 'Categories'),
-    fieldset('Categories', categories),
-    h('label', { for: 'sub-kind' }, 'Destination'),
-    kind,
-    h('label', { for: 'sub-target' }, 'URL or recipients'),
-    target,
+    categories.fieldset,
+    ...field('Destination', kind),
+    ...field('URL or recipients', target),
     h('span'),
     h(
       'span',
@@ -198,52 +132,60 @@ export async function renderSubscriptions(main: HTMLElement): Promise<void> {
     h('span'),
     h('div', {}, h('button', { type: 'submit' }, 'Create subscription')),
   );
-  form.addEventListener('submit', (e) => {
-    e.preventDefault();
+  return onSubmit(form, () => {
     const destination =
       kind.value === 'EMAIL'
         ? { type: 'EMAIL', recipients: lines(target.value) }
         : { type: kind.value, url: target.value.trim() };
-    void act(async () => {
-      await api('POST', '/_emulator/subscriptions', {
+    return run(async () => {
+      await api('POST', BASE, {
         name: name.value,
         description: description.value,
         filter: {
           event_types: lines(types.value),
-          severities: severities.filter((b) => b.checked).map((b) => b.value),
-          categories: categories.filter((b) => b.checked).map((b) => b.value),
+          severities: severities.checked(),
+          categories: categories.checked(),
         },
         destination,
       });
       form.reset();
     }, 'Subscription created');
   });
+}
 
-  const allow = await api<Allowlist>('GET', '/_emulator/allowlist');
+function allowlistForm(allow: Allowlist, run: Run): HTMLFormElement {
   const domains = h('textarea', { id: 'allow-domains', rows: 2 }, allow.email_domains.join('\n'));
   const hosts = h('textarea', { id: 'allow-hosts', rows: 2 }, allow.webhook_hosts.join('\n'));
-  const allowForm = h(
+  const form = h(
     'form',
     { class: 'stack-form' },
-    h('label', { for: 'allow-domains' }, 'E-mail domains'),
-    domains,
-    h('label', { for: 'allow-hosts' }, 'Webhook hosts'),
-    hosts,
+    ...field('E-mail domains', domains),
+    ...field('Webhook hosts', hosts),
     h('span'),
     h('div', {}, h('button', { type: 'submit' }, 'Save allowlist')),
   );
-  allowForm.addEventListener('submit', (e) => {
-    e.preventDefault();
-    void act(
+  return onSubmit(form, () =>
+    run(
       () =>
         api('PUT', '/_emulator/allowlist', {
           email_domains: lines(domains.value),
           webhook_hosts: lines(hosts.value),
         }),
       'Allowlist saved',
-    );
-  });
+    ),
+  );
+}
 
+/** Renders the subscriptions page. */
+export async function renderSubscriptions(main: HTMLElement): Promise<void> {
+  const status = h('div');
+  const list = h('div');
+  const run = act(status, refresh);
+  async function refresh(): Promise<void> {
+    replace(list, subscriptionList((await api<{ values: Subscription[] }>('GET', BASE)).values, run));
+  }
+  const form = subscriptionForm(run);
+  const allow = await api<Allowlist>('GET', '/_emulator/allowlist');
   main.append(
     h('section', { class: 'card' }, h('h2', {}, 'New subscription'), form, status),
     list,
@@ -252,7 +194,7 @@ export async function renderSubscriptions(main: HTMLElement): Promise<void> {
       { class: 'card allowlist' },
       h('h2', {}, 'Allowlist'),
       h('p', { class: 'muted' }, 'Alerts go only to these destinations; one per line.'),
-      allowForm,
+      allowlistForm(allow, run),
     ),
   );
   await refresh();

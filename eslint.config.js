@@ -24,7 +24,7 @@ export default tseslint.config(
           'packages/*/tsconfig.test.json',
           'plugins/*/tsconfig.test.json',
           'test/tsconfig.test.json',
-          'packages/emulator/console-ui/tsconfig.json',
+          'packages/emulator/src/console/ui/tsconfig.json',
           'tsconfig.tools.json',
         ],
         tsconfigRootDir: import.meta.dirname,

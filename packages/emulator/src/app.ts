@@ -12,8 +12,8 @@ import Fastify, {
 } from 'fastify';
 import { authorize, rememberPrincipal } from './auth/authorize.js';
 import { ADMIN, ANY_KEY, requireRouteAccess, tokenScopesOf } from './auth/route-access.js';
-import { admitSession } from './console-auth/request-session.js';
-import { consoleSessionPrincipal } from './console/console-session-access.js';
+import { admitSession } from './console/auth/request-session.js';
+import { consoleSessionPrincipal } from './console/server/session-access.js';
 import type { EmulatorContext } from './context.js';
 import { ApiError, codeForStatus, statusOf } from './errors.js';
 import { errorHandler, MAX_PARAM_LENGTH, sendError } from './http/error-handler.js';
@@ -97,7 +97,7 @@ export function buildApp(ctx: EmulatorContext, options: BuildAppOptions): Fastif
       return undefined;
     }
     const route = { access, scopes: tokenScopesOf(access, config?.scopes), nowMs: ctx.clock.nowMs() };
-    // The console's pages call the API with the session and its CSRF token (console-session-access.ts).
+    // The console's pages call the API with the session and its CSRF token (console/server/session-access.ts).
     const consoleCall = consoleSessionPrincipal(ctx, req, access);
     if (consoleCall) setNoStore(reply);
     rememberPrincipal(

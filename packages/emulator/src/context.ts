@@ -1,7 +1,7 @@
 /** What every route and hook shares. */
 import type { CallLog } from './calls.js';
 import type { EmulatorClock } from './clock.js';
-import type { SignInLimits } from './console-auth/sign-in-limits.js';
+import type { SignInLimits } from './console/auth/sign-in-limits.js';
 import type { Db } from './db/schema.js';
 import type { FaultStore } from './faults.js';
 import type { EmulatorLogger } from './logger.js';

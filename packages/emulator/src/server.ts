@@ -5,7 +5,7 @@ import { buildApp } from './app.js';
 import { CallLog } from './calls.js';
 import { EmulatorClock } from './clock.js';
 import type { EmulatorContext } from './context.js';
-import { SignInLimits } from './console-auth/sign-in-limits.js';
+import { SignInLimits } from './console/auth/sign-in-limits.js';
 import { closeWorkerConnection } from './db/worker-connection.js';
 import { openDatabase } from './db/schema.js';
 import { FaultStore } from './faults.js';

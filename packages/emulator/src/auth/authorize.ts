@@ -1,7 +1,7 @@
 /**
  * Bearer authentication against the access a route declares (see route-access.ts): an API key of an
  * allowed role, or an OAuth2 access token holding one of the route's scopes, checked against the
- * stored state on every request. Session routes are admitted by console-auth/request-session.ts.
+ * stored state on every request. Session routes are admitted by console/auth/request-session.ts.
  */
 import type { OAuthScope } from '@oaakit/core';
 import type { FastifyRequest } from 'fastify';

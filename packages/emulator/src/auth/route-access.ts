@@ -10,7 +10,7 @@ import { isRole, ROLES, type Role } from './api-keys.js';
 
 /**
  * Who may call a route: the roles whose API keys it accepts; `'public'` for no credential at all;
- * `'session'` for a signed-in console user (the session cookie, see console-auth/); `'oauth_token'`
+ * `'session'` for a signed-in console user (the session cookie, see console/auth/); `'oauth_token'`
  * for an OAuth2 access token only (no API key), holding one of the route's `scopes`.
  */
 export type RouteAccess = readonly Role[] | 'public' | 'session' | 'oauth_token';

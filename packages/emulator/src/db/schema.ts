@@ -181,7 +181,7 @@ CREATE TABLE IF NOT EXISTS upload_chunks (
 
 CREATE TABLE IF NOT EXISTS configurations (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
--- Console users (console-auth/users.ts) and their sign-in sessions; a session id and a password are
+-- Console users (console/auth/users.ts) and their sign-in sessions; a session id and a password are
 -- stored only as hashes (SHA-256 of the random id, scrypt of the password).
 CREATE TABLE IF NOT EXISTS users (
   seq INTEGER PRIMARY KEY,

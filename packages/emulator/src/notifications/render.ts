@@ -4,6 +4,7 @@
  * placeholder the usage does not offer stays as written and is reported, so a typo shows in the
  * test mail and in the answer instead of vanishing.
  */
+import { escapeHtml, unescapeHtml } from '../escape-html.js';
 import type { SampleData } from './sample-data.js';
 
 const PLACEHOLDER = /\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g;
@@ -14,15 +15,6 @@ export interface RenderedTemplate {
   html: string;
   /** Placeholders that the usage does not offer, in order of first appearance. */
   unknownPlaceholders: string[];
-}
-
-function escapeHtml(text: string): string {
-  return text
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }
 
 function fill(text: string, data: SampleData, unknown: Set<string>, escape: boolean): string {
@@ -45,16 +37,10 @@ export function renderTemplate(input: { subject: string; html: string }, data: S
   return { subject, html, unknownPlaceholders: [...unknown] };
 }
 
-/** A plain-text alternative of an HTML body: tags dropped, entities of the escape above undone. */
+/** A plain-text alternative of an HTML body: tags dropped, the entities `escapeHtml` writes undone. */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(br|\/p|\/div|\/h[1-6]|\/li|\/tr)\b[^>]*>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&amp;', '&')
+  const text = html.replace(/<(br|\/p|\/div|\/h[1-6]|\/li|\/tr)\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '');
+  return unescapeHtml(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
 }

@@ -14,8 +14,8 @@ import {
 } from '@oaakit/core';
 import type { FastifyInstance } from 'fastify';
 import { allow, ADMIN } from '../auth/route-access.js';
-import { recordAdminEvent } from '../console-auth/admin-events.js';
-import { findUser } from '../console-auth/users.js';
+import { recordAdminEvent } from '../console/auth/admin-events.js';
+import { findUser } from '../console/auth/users.js';
 import type { EmulatorContext } from '../context.js';
 import { ApiError, badField, invalidArgument, notFound } from '../errors.js';
 import { parseBody } from '../http/parse-body.js';

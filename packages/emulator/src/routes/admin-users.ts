@@ -6,8 +6,8 @@
  */
 import { userCreateSchema } from '@oaakit/core';
 import type { FastifyInstance } from 'fastify';
-import { recordAdminEvent } from '../console-auth/admin-events.js';
-import { createUser, deleteUser, findUser, listUsers } from '../console-auth/users.js';
+import { recordAdminEvent } from '../console/auth/admin-events.js';
+import { createUser, deleteUser, findUser, listUsers } from '../console/auth/users.js';
 import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';

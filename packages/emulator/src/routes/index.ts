@@ -18,7 +18,7 @@
  * reach a route under another route's access; route-access.test.ts walks every registered route.
  */
 import type { FastifyInstance } from 'fastify';
-import { registerConsoleRoutes } from '../console/console-routes.js';
+import { registerConsoleRoutes } from '../console/server/routes.js';
 import type { EmulatorContext } from '../context.js';
 import { registerAccessRoutes } from './admin-access.js';
 import { registerAccessRequestSettingsRoutes } from './access-request-settings.js';
@@ -33,7 +33,7 @@ import { registerRouteListRoutes } from './admin-routes.js';
 import { registerSubscriptionRoutes } from './admin-subscriptions.js';
 import { registerOAuthAppRoutes } from './admin-oauth-apps.js';
 import { registerUserRoutes } from './admin-users.js';
-import { registerConsoleLoginRoutes } from './console-login.js';
+import { registerConsoleLoginRoutes } from '../console/server/login-routes.js';
 import { registerOAuthAuthorizeRoutes } from './oauth-authorize.js';
 import { registerOAuthTokenRoutes } from './oauth-token.js';
 import { registerConfigurationRoutes } from './configurations.js';

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { allow, PUBLIC, SESSION } from '../auth/route-access.js';
-import { sendPage } from '../console-auth/html.js';
+import { sendPage } from '../console/pages/html.js';
 import {
   checkCsrf,
   csrfToken,
@@ -15,8 +15,8 @@ import {
   requireSession,
   sessionOf,
   signInUrl,
-} from '../console-auth/request-session.js';
-import { findUser } from '../console-auth/users.js';
+} from '../console/auth/request-session.js';
+import { findUser } from '../console/auth/users.js';
 import type { EmulatorContext } from '../context.js';
 import {
   AUTHORIZE_FIELDS,
@@ -27,7 +27,7 @@ import {
 } from '../oauth/authorize-request.js';
 import { getAutoConsent } from '../oauth/auto-consent.js';
 import { issueCode } from '../oauth/codes.js';
-import { authorizeErrorPage, consentPage } from '../oauth/consent-page.js';
+import { authorizeErrorPage, consentPage } from '../console/pages/consent-page.js';
 
 function isFailure(r: AuthorizeRequest | AuthorizeFailure): r is AuthorizeFailure {
   return 'error' in r;

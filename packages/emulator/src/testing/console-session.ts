@@ -2,6 +2,7 @@
  * Signing in to the emulator's console over HTTP, as a browser would: fetch the sign-in page (its
  * login CSRF cookie and hidden field), post the form, keep the session cookie.
  */
+import { unescapeHtml } from '../escape-html.js';
 
 /** A signed-in console session. */
 export interface ConsoleSignIn {
@@ -27,12 +28,7 @@ export function cookiesOf(res: Response): Record<string, string> {
 /** The value of hidden field `name` in an HTML form. */
 export function hiddenField(html: string, name: string): string | undefined {
   const match = new RegExp(`name="${name}" value="([^"]*)"`).exec(html);
-  return match?.[1]
-    ?.replaceAll('&amp;', '&')
-    .replaceAll('&quot;', '"')
-    .replaceAll('&#39;', "'")
-    .replaceAll('&lt;', '<')
-    .replaceAll('&gt;', '>');
+  return match?.[1] === undefined ? undefined : unescapeHtml(match[1]);
 }
 
 /**

@@ -1,0 +1,62 @@
+/**
+ * Console sign-in sessions: an opaque random id in a cookie, stored as its SHA-256 hash with the
+ * user, a CSRF token bound to the session, and an expiry on the emulator clock.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { ConsoleUser } from '@oaakit/core';
+import type { Db } from '../../db/schema.js';
+import { findUser } from './users.js';
+
+/** How long a session lasts after sign-in, on the emulator clock: 12 hours. */
+export const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+/** The session cookie's name. */
+export const SESSION_COOKIE = 'oaa_emulator_session';
+
+/** A signed-in session. */
+export interface ConsoleSession {
+  user: ConsoleUser;
+  /** The synchronizer token every form of this session carries (see csrf.ts). */
+  csrfToken: string;
+  expiresAtMs: number;
+}
+
+function hashId(id: string): string {
+  return createHash('sha256').update(id, 'utf8').digest('hex');
+}
+
+/** Opens a session for `user`; answers the id to put in the cookie (stored only hashed). */
+export function openSession(
+  db: Db,
+  user: ConsoleUser,
+  nowMs: number,
+): { id: string; session: ConsoleSession } {
+  const id = randomBytes(32).toString('base64url');
+  const session: ConsoleSession = {
+    user,
+    csrfToken: randomBytes(32).toString('base64url'),
+    expiresAtMs: nowMs + SESSION_TTL_MS,
+  };
+  db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(nowMs);
+  db.prepare(
+    'INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at_ms) VALUES (?, ?, ?, ?, ?)',
+  ).run(hashId(id), user.sub, session.csrfToken, new Date(nowMs).toISOString(), session.expiresAtMs);
+  return { id, session };
+}
+
+/** The live session with cookie value `id`, or undefined (unknown, expired, or its user deleted). */
+export function findSession(db: Db, id: string, nowMs: number): ConsoleSession | undefined {
+  if (id.length === 0 || id.length > 100) return undefined;
+  const row = db
+    .prepare<[string], { user_id: string; csrf_token: string; expires_at_ms: number }>(
+      'SELECT user_id, csrf_token, expires_at_ms FROM sessions WHERE id_hash = ?',
+    )
+    .get(hashId(id));
+  if (!row || row.expires_at_ms <= nowMs) return undefined;
+  const user = findUser(db, row.user_id);
+  return user && { user, csrfToken: row.csrf_token, expiresAtMs: row.expires_at_ms };
+}
+
+/** Ends the session with cookie value `id` (nothing when there is none). */
+export function closeSession(db: Db, id: string): void {
+  db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hashId(id));
+}

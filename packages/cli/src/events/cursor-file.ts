@@ -3,14 +3,14 @@
  * (`events-tail/<hash of the URL>.json`), written atomically after each event shown, so a restart
  * resumes right after the last event printed.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@oaakit/runner';
 
 /** Where the cursor of `url` lives. */
 export function cursorPath(stateDir: string, url: string): string {
-  const key = createHash('sha256').update(url).digest('hex').slice(0, 16);
+  const key = hash('sha256', url, 'hex').slice(0, 16);
   return join(stateDir, 'events-tail', `${key}.json`);
 }
 

@@ -2,7 +2,7 @@
  * API keys: stored as SHA-256 hashes, shown once at creation, listed by prefix only. What the real
  * service manages in its administration interface is served under `/_emulator/api_keys`.
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { hash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/schema.js';
 
 /** Roles a key can have. `system_monitoring` may read the private configuration endpoints. */
@@ -33,9 +33,12 @@ export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);
 }
 
-/** SHA-256 of a key, hex: the only form a key is stored in. */
+/**
+ * SHA-256 of a secret (an API key, a session id, an OAuth code, token or client secret), hex: the
+ * only form one is stored in.
+ */
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** A fresh random key. */

@@ -4,7 +4,7 @@
  * `lock.ts`). The version of a connector's entries is the SHA-256 of its `state.json`, which every
  * commit rewrites, so the on-disk format has no extra file.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdir, readFile, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { OaaError } from '@oaakit/core';
@@ -28,7 +28,7 @@ const VERSION_ENTRY = 'state.json';
 const NO_VERSION = 'none';
 
 function versionOf(data: Buffer | undefined): string {
-  return data === undefined ? NO_VERSION : createHash('sha256').update(data).digest('hex');
+  return data === undefined ? NO_VERSION : hash('sha256', data, 'hex');
 }
 
 async function readOptional(path: string): Promise<Buffer | undefined> {

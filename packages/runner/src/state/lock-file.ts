@@ -13,7 +13,7 @@
  * claimant died (judged like a lock) is passed over by claiming generation n + 1, never deleted,
  * so no two processes ever both believe they hold one generation.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { link, open, readdir, rm, stat } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -104,7 +104,7 @@ export async function removeLockFile(
   seen: LockFileSnapshot,
   options: RemoveOptions,
 ): Promise<boolean> {
-  const key = createHash('sha256').update(`${seen.ino}\0${seen.text}`).digest('hex').slice(0, 16);
+  const key = hash('sha256', `${seen.ino}\0${seen.text}`, 'hex').slice(0, 16);
   let claimed: string | undefined;
   for (let n = 0; n < MAX_BREAK_GENERATIONS && claimed === undefined; n++) {
     const candidate = `${path}.break-${key}.${n}`;

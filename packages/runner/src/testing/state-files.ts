@@ -1,5 +1,5 @@
 /** What a state directory holds, for tests that check a failed or aborted run left it as it was. */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -14,9 +14,7 @@ export async function stateFiles(dir: string): Promise<Record<string, string>> {
   const names = await readdir(dir).catch(() => [] as string[]);
   const out: Record<string, string> = {};
   for (const name of names.filter((n) => n !== 'lock').sort()) {
-    out[name] = createHash('sha256')
-      .update(await readFile(join(dir, name)))
-      .digest('hex');
+    out[name] = hash('sha256', await readFile(join(dir, name)), 'hex');
   }
   return out;
 }

@@ -2,8 +2,9 @@
  * Console sign-in sessions: an opaque random id in a cookie, stored as its SHA-256 hash with the
  * user, a CSRF token bound to the session, and an expiry on the emulator clock.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { ConsoleUser } from '@oaakit/core';
+import { hashKey } from '../../auth/api-keys.js';
 import type { Db } from '../../db/schema.js';
 import { findUser } from './users.js';
 
@@ -18,10 +19,6 @@ export interface ConsoleSession {
   /** The synchronizer token every form of this session carries (see csrf.ts). */
   csrfToken: string;
   expiresAtMs: number;
-}
-
-function hashId(id: string): string {
-  return createHash('sha256').update(id, 'utf8').digest('hex');
 }
 
 /** Opens a session for `user`; answers the id to put in the cookie (stored only hashed). */
@@ -39,7 +36,7 @@ export function openSession(
   db.prepare('DELETE FROM sessions WHERE expires_at_ms <= ?').run(nowMs);
   db.prepare(
     'INSERT INTO sessions (id_hash, user_id, csrf_token, created_at, expires_at_ms) VALUES (?, ?, ?, ?, ?)',
-  ).run(hashId(id), user.sub, session.csrfToken, new Date(nowMs).toISOString(), session.expiresAtMs);
+  ).run(hashKey(id), user.sub, session.csrfToken, new Date(nowMs).toISOString(), session.expiresAtMs);
   return { id, session };
 }
 
@@ -50,7 +47,7 @@ export function findSession(db: Db, id: string, nowMs: number): ConsoleSession |
     .prepare<[string], { user_id: string; csrf_token: string; expires_at_ms: number }>(
       'SELECT user_id, csrf_token, expires_at_ms FROM sessions WHERE id_hash = ?',
     )
-    .get(hashId(id));
+    .get(hashKey(id));
   if (!row || row.expires_at_ms <= nowMs) return undefined;
   const user = findUser(db, row.user_id);
   return user && { user, csrfToken: row.csrf_token, expiresAtMs: row.expires_at_ms };
@@ -58,5 +55,5 @@ export function findSession(db: Db, id: string, nowMs: number): ConsoleSession |
 
 /** Ends the session with cookie value `id` (nothing when there is none). */
 export function closeSession(db: Db, id: string): void {
-  db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hashId(id));
+  db.prepare('DELETE FROM sessions WHERE id_hash = ?').run(hashKey(id));
 }

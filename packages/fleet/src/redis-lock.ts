@@ -8,8 +8,8 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Redis } from 'ioredis';
-import { OaaError } from '@oaakit/core';
-import { RUNNER_ERROR_CODES } from '@oaakit/runner';
+import type { OaaError } from '@oaakit/core';
+import { stateLocked } from '@oaakit/runner';
 import type { BackendLockOptions, HeldLock, LockHolder } from '@oaakit/runner';
 
 const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
@@ -26,14 +26,8 @@ export function parseHolder(text: string | null): LockHolder | undefined {
 }
 
 function lockedError(subject: string, key: string, holder: LockHolder | undefined): OaaError {
-  const who =
-    holder === undefined
-      ? 'another run'
-      : `pid ${holder.pid} on ${holder.hostname} since ${holder.since}${holder.owner ? ` (${holder.owner})` : ''}`;
-  return new OaaError(`${subject} is locked by ${who}`, {
-    code: RUNNER_ERROR_CODES.STATE_LOCKED,
-    retryable: true,
-    details: { lockKey: key, holder: holder ?? null },
+  return stateLocked(subject, holder, {
+    details: { lockKey: key },
     hints: [
       'another worker runs this data source; the lock ends with its run, or with its lease when that worker died',
     ],

@@ -52,6 +52,7 @@ export type {
   VersionedEntry,
 } from './state/state-backend.js';
 export { stateConflict } from './state/state-conflict.js';
+export { stateLocked, type LockedWhere } from './state/state-locked.js';
 export type { AcquireLockOptions, HeldLock, LockHolder } from './state/lock.js';
 export { writeFileAtomic } from './state/atomic-write.js';
 

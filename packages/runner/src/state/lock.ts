@@ -14,13 +14,13 @@
 import { randomBytes } from 'node:crypto';
 import type { FileHandle } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { OaaError } from '@oaakit/core';
-import { RUNNER_ERROR_CODES } from '../codes.js';
+import type { OaaError } from '@oaakit/core';
 import { createExclusive, inspect, removeLockFile, sweepLockDebris } from './lock-file.js';
 import type { CreatedFile, LockFileSnapshot } from './lock-file.js';
 import { isStale } from './lock-record.js';
 import type { LockHolder } from './lock-record.js';
 import { currentIdentity, processStatus } from './process-identity.js';
+import { stateLocked } from './state-locked.js';
 
 export type { LockHolder } from './lock-record.js';
 
@@ -59,14 +59,9 @@ export interface AcquireLockOptions {
 const RELEASE_ATTEMPTS = 20;
 
 function lockedError(subject: string, path: string, holder: LockHolder | undefined): OaaError {
-  const who =
-    holder === undefined
-      ? 'another run (its lock file is being written, or is unreadable)'
-      : `pid ${holder.pid} on ${holder.hostname} since ${holder.since}${holder.owner ? ` (${holder.owner})` : ''}`;
-  return new OaaError(`${subject} is locked by ${who}`, {
-    code: RUNNER_ERROR_CODES.STATE_LOCKED,
-    retryable: true,
-    details: { lockFile: path, holder: holder ?? null },
+  return stateLocked(subject, holder, {
+    details: { lockFile: path },
+    unknownHolder: 'another run (its lock file is being written, or is unreadable)',
     hints: [
       'wait for the other run to finish, or let this run wait for it',
       `if no such run exists (e.g. it ran on another machine that crashed), the lock is taken over once its lease runs out, or delete ${path}`,

@@ -31,13 +31,12 @@ export function redisOptions(target: RedisTarget): RedisOptions {
   };
 }
 
-/** A new connection to the target. */
-export function connectRedis(target: RedisTarget): Redis {
-  return new Redis(redisOptions(target));
-}
-
-/** Waits until the connection answers PING; throws `REDIS_UNAVAILABLE` after `timeoutMs`. */
-export async function waitForRedis(redis: Redis, target: RedisTarget, timeoutMs = 10_000): Promise<void> {
+/**
+ * A new connection to the target, once it answers PING; when it does not within `timeoutMs`, closes
+ * it and throws `REDIS_UNAVAILABLE`.
+ */
+export async function openRedis(target: RedisTarget, timeoutMs = 10_000): Promise<Redis> {
+  const redis = new Redis(redisOptions(target));
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
@@ -46,7 +45,9 @@ export async function waitForRedis(redis: Redis, target: RedisTarget, timeoutMs 
         timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
       }),
     ]);
+    return redis;
   } catch (cause) {
+    redis.disconnect();
     throw new OaaError(`Redis at ${target.display} is not available: ${(cause as Error).message}`, {
       code: FLEET_ERROR_CODES.REDIS_UNAVAILABLE,
       retryable: true,

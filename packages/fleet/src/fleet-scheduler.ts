@@ -11,7 +11,7 @@ import type { Redis } from 'ioredis';
 import { OaaError } from '@oaakit/core';
 import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from '@oaakit/runner';
 import type { LoadedConfig, Logger } from '@oaakit/runner';
-import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
+import { KEY_PREFIX, RUNS_QUEUE, openRedis } from './connection.js';
 import type { RedisTarget } from './redis-url.js';
 import {
   RETRY_DEFAULTS,
@@ -141,13 +141,7 @@ class RunningScheduler implements FleetScheduler {
  */
 export async function startFleetScheduler(options: FleetSchedulerOptions): Promise<FleetScheduler> {
   await checkScheduledConnectors(options.loaded);
-  const redis = connectRedis(options.target);
-  try {
-    await waitForRedis(redis, options.target);
-  } catch (error) {
-    redis.disconnect();
-    throw error;
-  }
+  const redis = await openRedis(options.target);
   const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
   queue.on('error', (error) =>
     options.logger.warn({ event: 'redis.error', error: error.message }, 'Redis connection problem'),

@@ -25,7 +25,7 @@ import type {
   SecretSources,
   StatusServer,
 } from '@oaakit/runner';
-import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
+import { KEY_PREFIX, RUNS_QUEUE, openRedis } from './connection.js';
 import { connectorMatcher } from './connector-pattern.js';
 import { JobScopedBackend, jobCommitted } from './job-scoped-backend.js';
 import { RedisStateBackend } from './redis-state-backend.js';
@@ -360,11 +360,10 @@ class RunningWorker implements FleetWorker {
  */
 export async function startFleetWorker(options: FleetWorkerOptions): Promise<FleetWorker> {
   connectorMatcher(options.connectors);
-  const redis = connectRedis(options.target);
+  const redis = await openRedis(options.target);
   // Constructed as soon as the server listens, with no await between: before it answers a request.
   let running!: RunningWorker;
   try {
-    await waitForRedis(redis, options.target);
     const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
     const metrics = new WorkerMetrics(queue);
     const server = await startStatusServer({

@@ -8,7 +8,7 @@ import type { Redis } from 'ioredis';
 import { OaaError } from '@oaakit/core';
 import { findConnectorEntry } from '@oaakit/runner';
 import type { LoadedConfig } from '@oaakit/runner';
-import { KEY_PREFIX, RUNS_QUEUE, connectRedis, waitForRedis } from './connection.js';
+import { KEY_PREFIX, RUNS_QUEUE, openRedis } from './connection.js';
 import { FLEET_ERROR_CODES } from './fleet-codes.js';
 import type { RedisTarget } from './redis-url.js';
 import { RETRY_DEFAULTS, RUN_JOB_NAME, connectorOfScheduler, runJobOptions } from './run-jobs.js';
@@ -77,13 +77,7 @@ export class RunsQueue {
 
   /** Connects; throws `REDIS_UNAVAILABLE` when Redis does not answer. */
   static async open(target: RedisTarget): Promise<RunsQueue> {
-    const redis = connectRedis(target);
-    try {
-      await waitForRedis(redis, target);
-    } catch (error) {
-      redis.disconnect();
-      throw error;
-    }
+    const redis = await openRedis(target);
     return new RunsQueue(
       target,
       redis,

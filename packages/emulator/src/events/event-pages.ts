@@ -9,9 +9,9 @@
  * "after seq N" neither skips nor repeats. Retention keeps the newest row, so seq (SQLite's rowid)
  * never goes back to a value already handed out.
  */
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/schema.js';
 import { badField } from '../errors.js';
+import { PageTokens, queryFingerprint } from '../query/page-token.js';
 import type { EventError, EventRecord } from '../store/events.js';
 import { compileEventFilter, normalizeTime } from './event-filter.js';
 
@@ -63,26 +63,16 @@ export function purgeExpiredEvents(db: Db, nowMs: number): void {
   db.prepare('DELETE FROM events WHERE timestamp < ? AND seq < (SELECT max(seq) FROM events)').run(cutoff);
 }
 
-function encodeToken(obj: Record<string, unknown>): string {
-  return Buffer.from(JSON.stringify(obj)).toString('base64url');
-}
-
-function decodeToken(token: unknown): Record<string, unknown> {
-  if (typeof token !== 'string' || token.length > 1024) throw badField('page_token', 'must be given once');
-  try {
-    const v = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
-  } catch {
-    // answered below
-  }
-  throw badField('page_token', 'is not a token this service issued');
-}
-
-function seqOf(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
-    throw badField('page_token', 'is not a token this service issued');
-  return value;
-}
+/** The list's position: after event `seq`, for one filter. */
+const listTokens = new PageTokens(
+  { seq: 'count' },
+  'was issued for a different filter: send the same filter with every page',
+);
+/**
+ * The export's position: after event `a`, of those stored after `h` or persisted since `t`. The
+ * names are those of every export token issued so far: a cursor `oaa events tail` saved stays good.
+ */
+const exportTokens = new PageTokens({ a: 'count', h: 'count', t: 'text' });
 
 /** One page of the events list. */
 export interface EventsPage {
@@ -102,17 +92,8 @@ export function listEventsPage(
   const size = parseEventsPageSize(query.page_size);
   const filter = compileEventFilter(query.filter);
   checkStartTime(filter.startTime, nowMs);
-  const fingerprint = createHash('sha256')
-    .update(query.filter ?? '')
-    .digest('base64url')
-    .slice(0, 12);
-  let after = 0;
-  if (query.page_token !== undefined && query.page_token !== '') {
-    const token = decodeToken(query.page_token);
-    after = seqOf(token.s);
-    if (token.f !== fingerprint)
-      throw badField('page_token', 'was issued for a different filter: send the same filter with every page');
-  }
+  const fingerprint = queryFingerprint(query.filter ?? '');
+  const after = listTokens.decode(query.page_token, fingerprint)?.seq ?? 0;
   purgeExpiredEvents(db, nowMs);
   const cutoff = new Date(nowMs - EVENT_RETENTION_MS).toISOString();
   const rows = db
@@ -125,7 +106,7 @@ export function listEventsPage(
   const last = page[page.length - 1];
   return {
     values: page.map(toRecord),
-    next_page_token: hasMore && last ? encodeToken({ s: last.seq, f: fingerprint }) : '',
+    next_page_token: hasMore && last ? listTokens.encode({ seq: last.seq }, fingerprint) : '',
     has_more: hasMore,
   };
 }
@@ -153,16 +134,14 @@ export function exportEventsPage(
   let after: number;
   let horizon: number;
   let since: string;
-  if (query.page_token !== undefined && query.page_token !== '') {
+  const token = exportTokens.decode(query.page_token);
+  if (token !== undefined) {
     if (query.filter !== undefined && query.filter !== '')
       throw badField(
         'filter',
         'send either filter (the first call) or page_token (every later call), not both',
       );
-    const token = decodeToken(query.page_token);
-    after = seqOf(token.a);
-    horizon = seqOf(token.h);
-    since = typeof token.t === 'string' ? token.t : '';
+    ({ a: after, h: horizon, t: since } = token);
   } else {
     if (query.filter !== undefined && typeof query.filter !== 'string')
       throw badField('filter', 'must be given once');
@@ -189,6 +168,6 @@ export function exportEventsPage(
   const last = rows[rows.length - 1];
   return {
     events: rows.map(toRecord),
-    next_page_token: encodeToken({ a: last?.seq ?? after, h: horizon, t: since }),
+    next_page_token: exportTokens.encode({ a: last?.seq ?? after, h: horizon, t: since }),
   };
 }

@@ -12,8 +12,8 @@ import { badField } from '../errors.js';
 import { EffectiveAccessReader, canonicalOrder } from '../access/effective-access.js';
 import { GraphReads, type AccessNode } from '../access/graph-reads.js';
 import { ReverseAccessReader } from '../access/reverse.js';
+import { PageTokens, queryFingerprint } from '../query/page-token.js';
 import { tagsOf } from '../store/tags.js';
-import { decodeToken, encodeToken, fingerprint, type ScanPosition } from './page-token.js';
 import { NodeSelector } from './selector.js';
 
 /** One value of a node query result. */
@@ -34,12 +34,24 @@ export interface NodeQueryPage {
 
 export interface RunOptions {
   pageSize: number;
-  pageToken: string | undefined;
+  /** `page_token` as received. */
+  pageToken: unknown;
   /** Milliseconds one page may spend scanning before it is answered as it stands. */
   budgetMs: number;
 }
 
 const SCAN_BATCH = 256;
+
+/** Where the scan of candidates stopped: the index of the node type, and the last row id read. */
+interface ScanPosition {
+  type: number;
+  rid: number;
+}
+
+const scanTokens = new PageTokens(
+  { type: 'count', rid: 'count' },
+  'belongs to another query; send the same request body',
+);
 
 interface RawNode {
   rid: number;
@@ -81,8 +93,8 @@ export function runNodeQuery(db: Db, request: NodeQueryRequest, options: RunOpti
       'must name at least one node type when canonical_permissions or no_relation is set',
     );
   const primary = new NodeSelector(primaryInput);
-  const print = fingerprint(request);
-  let at: ScanPosition = decodeToken(options.pageToken, print);
+  const print = queryFingerprint(request);
+  let at: ScanPosition = scanTokens.decode(options.pageToken, print) ?? { type: 0, rid: 0 };
 
   const g = new GraphReads(db);
   const fwd = new EffectiveAccessReader(g);
@@ -153,5 +165,5 @@ export function runNodeQuery(db: Db, request: NodeQueryRequest, options: RunOpti
 }
 
 function done(values: NodeQueryValue[], print: string, at: ScanPosition, more: boolean): NodeQueryPage {
-  return { values, next_page_token: more ? encodeToken(print, at) : '', has_more: more };
+  return { values, next_page_token: more ? scanTokens.encode(at, print) : '', has_more: more };
 }

@@ -2,8 +2,8 @@
  * Pagination: `page_size` and an opaque `page_token`. Only `has_more` says whether more results exist;
  * `next_page_token` is empty on the last page.
  */
-import { createHash } from 'node:crypto';
 import { badField } from '../errors.js';
+import { PageTokens, queryFingerprint } from './page-token.js';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -22,9 +22,10 @@ export interface Page<T> {
   has_more: boolean;
 }
 
-function fingerprintOf(parts: readonly (string | undefined)[]): string {
-  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 12);
-}
+const tokens = new PageTokens(
+  { offset: 'count' },
+  'was issued for a different filter or order_by: send the same query parameters with every page',
+);
 
 function parseSize(value: unknown): number {
   if (value === undefined || value === '') return DEFAULT_PAGE_SIZE;
@@ -41,31 +42,8 @@ export function parsePage(
   queryParts: readonly (string | undefined)[],
 ): PageRequest {
   const size = parseSize(query.page_size);
-  const fingerprint = fingerprintOf(queryParts);
-  const token = query.page_token;
-  if (token === undefined || token === '') return { offset: 0, size, fingerprint };
-  if (typeof token !== 'string') throw badField('page_token', 'must be given once');
-  let offset: unknown;
-  let bound: unknown;
-  try {
-    const decoded = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
-      o?: unknown;
-      f?: unknown;
-    };
-    offset = decoded.o;
-    bound = decoded.f;
-  } catch {
-    throw badField('page_token', 'is not a token this service issued');
-  }
-  if (typeof offset !== 'number' || !Number.isSafeInteger(offset) || offset < 0) {
-    throw badField('page_token', 'is not a token this service issued');
-  }
-  if (bound !== fingerprint) {
-    throw badField(
-      'page_token',
-      'was issued for a different filter or order_by: send the same query parameters with every page',
-    );
-  }
+  const fingerprint = queryFingerprint(queryParts);
+  const offset = tokens.decode(query.page_token, fingerprint)?.offset ?? 0;
   return { offset, size, fingerprint };
 }
 
@@ -73,8 +51,6 @@ export function parsePage(
 export function toPage<T>(rows: T[], page: PageRequest): Page<T> {
   const hasMore = rows.length > page.size;
   const values = hasMore ? rows.slice(0, page.size) : rows;
-  const next = hasMore
-    ? Buffer.from(JSON.stringify({ o: page.offset + page.size, f: page.fingerprint })).toString('base64url')
-    : '';
+  const next = hasMore ? tokens.encode({ offset: page.offset + page.size }, page.fingerprint) : '';
   return { values, next_page_token: next, has_more: hasMore };
 }

@@ -4,13 +4,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ErrorCode } from './errors.js';
-import { globToRegExp } from './glob.js';
+import { pathMatcher } from './glob.js';
 
 /** What a fault does and which calls it hits. */
 export interface FaultSpec {
   /** HTTP method to match, or `*` (default). */
   method: string;
-  /** Path pattern; `*` matches any run of characters (default `*`). The query string is ignored. */
+  /** Path pattern; `*` matches any run of characters, `?` one (default `*`). The query string is ignored. */
   path: string;
   /** How many matching calls it hits (default 1). */
   count: number;
@@ -34,11 +34,11 @@ export interface Fault extends FaultSpec {
 
 /** The registered faults, matched in registration order. */
 export class FaultStore {
-  private faults: { fault: Fault; pattern: RegExp }[] = [];
+  private faults: { fault: Fault; matches: (path: string) => boolean }[] = [];
 
   add(spec: FaultSpec): Fault {
     const fault: Fault = { ...spec, id: randomUUID(), remaining: spec.count };
-    this.faults.push({ fault, pattern: globToRegExp(spec.path) });
+    this.faults.push({ fault, matches: pathMatcher(spec.path) });
     return fault;
   }
 
@@ -59,7 +59,7 @@ export class FaultStore {
   /** Consumes one hit of the first fault matching the call, if any. */
   take(method: string, path: string): Fault | undefined {
     const hit = this.faults.find(
-      (f) => (f.fault.method === '*' || f.fault.method === method) && f.pattern.test(path),
+      (f) => (f.fault.method === '*' || f.fault.method === method) && f.matches(path),
     );
     if (!hit) return undefined;
     hit.fault.remaining -= 1;

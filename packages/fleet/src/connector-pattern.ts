@@ -2,16 +2,9 @@
  * `oaa worker --connectors PATTERN`: which connectors a worker runs. A comma-separated list of
  * globs over connector ids, `*` for any run of characters and `?` for one (`hr-*,scim-eu-?`).
  */
+import picomatch from 'picomatch';
 import { OaaError } from '@oaakit/core';
 import { FLEET_ERROR_CODES } from './fleet-codes.js';
-
-function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split('')
-    .map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\-]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`);
-}
 
 /** A predicate over connector ids; everything when the pattern is undefined. */
 export function connectorMatcher(pattern: string | undefined): (connectorId: string) => boolean {
@@ -26,6 +19,7 @@ export function connectorMatcher(pattern: string | undefined): (connectorId: str
       ],
     });
   }
-  const res = globs.map(globToRegExp);
-  return (id) => res.some((re) => re.test(id));
+  const isMatch = picomatch(globs, { dot: true });
+  // One argument only: picomatch's second asks for a result object (what `filter` would pass).
+  return (id) => isMatch(id);
 }

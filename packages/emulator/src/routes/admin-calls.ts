@@ -2,22 +2,19 @@
 import type { FastifyInstance } from 'fastify';
 import { allow, ADMIN } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
-import { globToRegExp } from '../glob.js';
-
-function globTest(glob: string, value: string): boolean {
-  return globToRegExp(glob).test(value);
-}
+import { pathMatcher } from '../glob.js';
 
 /** Registers the call log routes. */
 export function registerCallRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
   app.get<{ Querystring: { method?: string; path?: string } }>('/_emulator/calls', allow(ADMIN), (req) => {
     const { method, path } = req.query;
+    const matches = typeof path === 'string' ? pathMatcher(path) : undefined;
     const values = ctx.calls
       .list()
       .filter(
         (c) =>
           (typeof method !== 'string' || c.method === method.toUpperCase()) &&
-          (typeof path !== 'string' || globTest(path, c.path)),
+          (matches === undefined || matches(c.path)),
       );
     return { values };
   });

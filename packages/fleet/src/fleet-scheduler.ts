@@ -8,6 +8,7 @@
  */
 import { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import PQueue from 'p-queue';
 import { OaaError } from '@oaakit/core';
 import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from '@oaakit/runner';
 import type { LoadedConfig, Logger } from '@oaakit/runner';
@@ -41,7 +42,8 @@ export interface FleetScheduler {
 
 class RunningScheduler implements FleetScheduler {
   private readonly retry: RetrySettings;
-  private applying: Promise<unknown> = Promise.resolve();
+  /** Applies one at a time: a reload and a reconnect never interleave their upserts. */
+  private readonly applies = new PQueue({ concurrency: 1 });
   private ids: string[] = [];
   private stopped = false;
 
@@ -54,15 +56,8 @@ class RunningScheduler implements FleetScheduler {
     this.retry = { ...RETRY_DEFAULTS, ...options.retry };
   }
 
-  /** Serializes applies: a reload and a reconnect never interleave their upserts. */
-  private serial<T>(step: () => Promise<T>): Promise<T> {
-    const next = this.applying.then(step);
-    this.applying = next.catch(() => undefined);
-    return next;
-  }
-
   apply(): Promise<void> {
-    return this.serial(async () => {
+    return this.applies.add(async () => {
       if (this.stopped) return;
       const entries = this.loaded.config.connectors.filter(isScheduled);
       const opts = runJobOptions(this.retry);
@@ -123,7 +118,7 @@ class RunningScheduler implements FleetScheduler {
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await this.applying;
+    await this.applies.onIdle();
     await this.queue.close();
     this.redis.disconnect();
     this.options.logger.info({ event: 'scheduler.stop' }, 'scheduler stopped');

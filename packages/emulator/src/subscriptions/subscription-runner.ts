@@ -6,6 +6,7 @@
  * evaluation ("since" by the store's sequence, so events with any timestamp count exactly once).
  * Ticks run one after another, never overlapping; within a tick, deliveries run side by side.
  */
+import PQueue from 'p-queue';
 import type { EmulatorContext } from '../context.js';
 import { summarize } from './alert.js';
 import { deliverAlert } from './deliver.js';
@@ -34,7 +35,8 @@ export interface Evaluation {
 
 /** Runs subscription evaluations for one emulator. */
 export class SubscriptionRunner {
-  private chain: Promise<unknown> = Promise.resolve();
+  /** Ticks and evaluations on demand, one at a time. */
+  private readonly serial = new PQueue({ concurrency: 1 });
   private timer: NodeJS.Timeout | undefined;
   /** The emulator's base URL, set once it listens. */
   baseUrl = 'http://127.0.0.1';
@@ -54,13 +56,11 @@ export class SubscriptionRunner {
   async stop(): Promise<void> {
     clearInterval(this.timer);
     this.timer = undefined;
-    await this.chain.catch(() => undefined);
+    await this.serial.onIdle();
   }
 
   private queue<T>(job: () => Promise<T>): Promise<T> {
-    const next = this.chain.then(job, job);
-    this.chain = next.catch(() => undefined);
-    return next;
+    return this.serial.add(job, { throwOnTimeout: true });
   }
 
   /** Evaluates every due subscription; resolves when their alerts are delivered. */

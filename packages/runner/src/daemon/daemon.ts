@@ -6,6 +6,7 @@
  */
 import type { Client } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
+import PQueue from 'p-queue';
 import type { Logger } from 'pino';
 import { collectDefaultMetrics } from 'prom-client';
 import { resolveDaemonSettings } from '../config/daemon-schema.js';
@@ -82,7 +83,8 @@ class RunningDaemon implements Daemon {
   private loadedAt = new Date();
   private stopping = false;
   private stopped: Promise<StopOutcome> | undefined;
-  private reloads: Promise<unknown> = Promise.resolve();
+  /** One reload at a time, in the order asked. */
+  private readonly reloads = new PQueue({ concurrency: 1 });
   private server: StatusServer | undefined;
   private readonly metrics = new DaemonMetrics({
     queue: () => ({ ...this.scheduler.load(), stopping: this.stopping }),
@@ -166,9 +168,7 @@ class RunningDaemon implements Daemon {
   }
 
   reload(): Promise<ReloadOutcome> {
-    const next = this.reloads.then(() => this.reloadNow());
-    this.reloads = next.catch(() => undefined);
-    return next;
+    return this.reloads.add(() => this.reloadNow(), { throwOnTimeout: true });
   }
 
   private async reloadNow(): Promise<ReloadOutcome> {

@@ -2,7 +2,8 @@
  * Reading and writing the console's cookies (HttpOnly, SameSite=Lax, Path=/). Over TLS they are
  * Secure and named with the `__Host-` prefix, which a browser accepts only from a secure origin,
  * with Path=/ and no Domain: no subdomain or plain-HTTP page can set or shadow them. Browsers keep
- * cookies by host, not by port: see docs/emulator.md for what that means over plain HTTP.
+ * cookies by host, not by port: what that means over plain HTTP is in this package's README.md,
+ * "The console's session cookie and ports".
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 

@@ -178,21 +178,14 @@ export type { SemanticOptions as ValidateOptions } from './validate/options.js';
 export { digest } from './diff/digest.js';
 export { entityKey, entityLabel, hashAsRead, type EntityHash, type HashAsRead } from './diff/hash-as-read.js';
 export { fmix, HEX_PAIRS } from './diff/hash128.js';
-export {
-  diffPayloads,
-  type DiffItem,
-  type KindCounts,
-  type KindDiff,
-  type PayloadDiff,
-} from './diff/diff-payloads.js';
 export { applyIncremental } from './diff/apply-incremental.js';
 export { ENTITY_KIND_INDEX, ENTITY_KINDS, type EntityKind } from './diff/entity-kinds.js';
 export {
-  countEntities,
   hasHeaderFields,
   identityKind,
   templateKinds,
   type EntityCounts,
+  type KindCounts,
 } from './diff/entity-counts.js';
 export type { JsonObject } from './diff/json.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
-import { diffPayloads } from './diff-payloads.js';
+import { diffPayloads } from '../private-test-helpers/diff-payloads.js';
 import type { JsonObject } from './json.js';
 
 function app(extra: JsonObject = {}): JsonObject {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { countEntities, hasHeaderFields, identityKind, templateKinds } from './entity-counts.js';
+import { countEntities } from '../private-test-helpers/count-entities.js';
+import { hasHeaderFields, identityKind, templateKinds } from './entity-counts.js';
 
 describe('countEntities', () => {
   it('counts the entities nested in applications, sub-resources as resources, every kind present', () => {

@@ -11,6 +11,13 @@ import type { JsonObject } from './json.js';
 /** Entities per kind; every kind of the template is present (0 when none). */
 export type EntityCounts = Partial<Record<EntityKind, number>>;
 
+/** How many entities of one kind were added, removed and changed. */
+export interface KindCounts {
+  readonly added: number;
+  readonly removed: number;
+  readonly changed: number;
+}
+
 function addKinds(collections: readonly ChildCollection[], out: EntityKind[]): void {
   for (const { spec } of collections) {
     if (out.includes(spec.kind)) continue;
@@ -29,29 +36,6 @@ export function templateKinds(template: Template): readonly EntityKind[] {
 /** The kind whose removal the deletion guard watches: the template's people. */
 export function identityKind(template: Template): EntityKind {
   return templateSpec(template).identityKind;
-}
-
-function countCollections(
-  collections: readonly ChildCollection[],
-  parent: JsonObject,
-  counts: EntityCounts,
-): void {
-  for (const { field, spec } of collections) {
-    const items: unknown = parent[field];
-    if (!Array.isArray(items)) continue;
-    for (const item of items as unknown[]) {
-      counts[spec.kind] = (counts[spec.kind] ?? 0) + 1;
-      if (spec.children.length > 0 && item !== null && typeof item === 'object' && !Array.isArray(item))
-        countCollections(spec.children, item as JsonObject, counts);
-    }
-  }
-}
-
-/** How many entities of each kind `payload` (a materialized payload of `template`) holds. */
-export function countEntities(template: Template, payload: JsonObject): EntityCounts {
-  const counts: EntityCounts = Object.fromEntries(templateKinds(template).map((k) => [k, 0]));
-  countCollections(templateSpec(template).collections, payload, counts);
-  return counts;
 }
 
 /** Whether `payload` has top-level fields besides its entity collections, which a first push sets. */

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Template } from '../schemas/templates.js';
 import { jsonChunks } from '../serialize/json-chunks.js';
 import { validate } from '../validate/index.js';
-import { fixture } from '../test-support/fixtures.js';
-import { countEntities } from './entity-counts.js';
+import { fixture } from '../private-test-helpers/fixtures.js';
+import { countEntities } from '../private-test-helpers/count-entities.js';
 import { digest } from './digest.js';
 import { entityKey, entityLabel, hashAsRead, type EntityHash } from './hash-as-read.js';
 

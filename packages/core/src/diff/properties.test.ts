@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyIncremental } from './apply-incremental.js';
 import { buildIncrementalPayload } from './build-incremental.js';
-import { diffPayloads } from './diff-payloads.js';
+import { diffPayloads } from '../private-test-helpers/diff-payloads.js';
 import { digest } from './digest.js';
 import type { JsonObject } from './json.js';
 

@@ -3,10 +3,10 @@
  * `unique_id`, else `name`), access credentials included, so SDK-built payloads diff by their ids.
  */
 import { describe, expect, it } from 'vitest';
-import { sdkFixture } from '../test-support/fixtures.js';
+import { sdkFixture } from '../private-test-helpers/fixtures.js';
 import { validate } from '../validate/index.js';
 import { buildIncrementalPayload } from './build-incremental.js';
-import { diffPayloads } from './diff-payloads.js';
+import { diffPayloads } from '../private-test-helpers/diff-payloads.js';
 import type { JsonObject } from './json.js';
 
 const app0 = (p: JsonObject) => (p.applications as JsonObject[])[0]!;

@@ -1,11 +1,17 @@
+/**
+ * A reference diff of two materialized payloads, entity by entity. The runner diffs streamed
+ * payloads by their entity hashes; this computes the same answer the plain way, held in memory,
+ * for tests to compare the two.
+ */
 import type { Violation } from '../errors.js';
-import { ENTITY_KINDS, templateSpec, type EntityKind, type KindSpec } from './entity-kinds.js';
+import { ENTITY_KINDS, templateSpec, type EntityKind, type KindSpec } from '../diff/entity-kinds.js';
 import type { Template } from '../schemas/templates.js';
-import { displayKey, indexCollection, type IndexedEntity } from './entity-key.js';
-import { encodeHeader, ownChanges } from './entity-parts.js';
-import type { JsonObject } from './json.js';
-import { childSides, matchCollection, type MatchSides } from './match-collection.js';
-import { throwIfViolations } from './problems.js';
+import { displayKey, indexCollection, type IndexedEntity } from '../diff/entity-key.js';
+import { encodeHeader, ownChanges } from '../diff/entity-parts.js';
+import type { JsonObject } from '../diff/json.js';
+import type { KindCounts } from '../diff/entity-counts.js';
+import { childSides, matchCollection, type MatchSides } from '../diff/match-collection.js';
+import { throwIfViolations } from '../diff/problems.js';
 
 /** One added, removed or changed entity. */
 export interface DiffItem {
@@ -31,13 +37,6 @@ export interface KindDiff {
   readonly added: DiffItem[];
   readonly removed: DiffItem[];
   readonly changed: DiffItem[];
-}
-
-/** How many entities of one kind were added, removed and changed. */
-export interface KindCounts {
-  readonly added: number;
-  readonly removed: number;
-  readonly changed: number;
 }
 
 /** Entity-level difference of two payloads of one template. */
@@ -163,11 +162,6 @@ function countsOf(kind: KindDiff): KindCounts {
  *
  * Throws `ValidationError` when either payload has an entity without a key, two entities with one
  * key, or an entity collection that is not a list of objects.
- *
- * @example
- * const diff = diffPayloads('application', lastPushed, extracted);
- * if (diff.isEmpty) return;
- * logger.info(`${diff.counts.local_users.removed} local users removed`);
  */
 export function diffPayloads(template: Template, before: JsonObject, after: JsonObject): PayloadDiff {
   const spec = templateSpec(template);

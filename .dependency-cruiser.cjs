@@ -12,7 +12,7 @@ module.exports = {
       name: 'runner-never-imports-emulator-or-cli',
       comment: 'the CLI is the composition root that wires the embedded emulator in (tests may start one)',
       severity: 'error',
-      from: { path: '^packages/runner/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      from: { path: '^packages/runner/src/', pathNot: '[.]test[.]ts$|/private-test-helpers/' },
       to: { path: '^packages/(emulator|cli|fleet)/' },
     },
     {
@@ -20,7 +20,7 @@ module.exports = {
       comment:
         'core <- client <- runner <- fleet <- cli: the runner and the single-machine daemon never load Redis code',
       severity: 'error',
-      from: { path: '^packages/fleet/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      from: { path: '^packages/fleet/src/', pathNot: '[.]test[.]ts$|/private-test-helpers/' },
       to: { path: '^packages/(emulator|cli)/' },
     },
     {
@@ -32,19 +32,19 @@ module.exports = {
     {
       name: 'client-imports-core-only',
       severity: 'error',
-      from: { path: '^packages/client/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      from: { path: '^packages/client/src/', pathNot: '[.]test[.]ts$|/private-test-helpers/' },
       to: { path: '^packages/(runner|emulator|cli|fleet)/' },
     },
     {
       name: 'emulator-imports-core-only',
       severity: 'error',
-      from: { path: '^packages/emulator/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      from: { path: '^packages/emulator/src/', pathNot: '[.]test[.]ts$|/private-test-helpers/' },
       to: { path: '^packages/(client|runner|cli|fleet)/' },
     },
     {
       name: 'plugins-import-core-only',
       severity: 'error',
-      from: { path: '^plugins/[^/]+/src/', pathNot: '[.]test[.]ts$|/test-support/' },
+      from: { path: '^plugins/[^/]+/src/', pathNot: '[.]test[.]ts$|/private-test-helpers/' },
       to: { path: '^packages/(client|runner|emulator|cli|fleet)/' },
     },
   ],

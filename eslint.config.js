@@ -39,7 +39,7 @@ export default tseslint.config(
   },
   {
     // Tests mutate JSON fixtures freely.
-    files: ['**/*.test.ts', '**/*.test-d.ts', '**/test-support/**/*.ts', 'test/**/*.ts'],
+    files: ['**/*.test.ts', '**/*.test-d.ts', '**/private-test-helpers/**/*.ts', 'test/**/*.ts'],
     rules: {
       'no-console': 'off',
       '@typescript-eslint/no-explicit-any': 'off',

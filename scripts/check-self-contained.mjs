@@ -186,7 +186,7 @@ function runtimeFiles(abs) {
   if (
     !/\.[cm]?tsx?$/.test(abs) ||
     /\.test(-d)?\.[cm]?tsx?$/.test(abs) ||
-    abs.includes(`${sep}test-support${sep}`)
+    abs.includes(`${sep}private-test-helpers${sep}`)
   )
     return out;
   const config = tsconfigOf(dirname(abs));

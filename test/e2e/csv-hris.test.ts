@@ -9,8 +9,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunOutput } from '@oaakit/cli';
-import { json, oaa, tempDir } from '../../packages/cli/src/test-support/run-oaa.js';
-import type { OaaResult } from '../../packages/cli/src/test-support/run-oaa.js';
+import { json, oaa, tempDir } from '../../packages/cli/src/private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../../packages/cli/src/private-test-helpers/run-oaa.js';
 import { startTestEmulator } from '@oaakit/emulator/testing';
 import type { GraphNodeView, TestEmulator } from '@oaakit/emulator/testing';
 

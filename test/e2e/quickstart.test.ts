@@ -9,8 +9,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource, Provider } from '@oaakit/client';
-import { json, oaa, tempDir } from '../../packages/cli/src/test-support/run-oaa.js';
-import type { OaaResult } from '../../packages/cli/src/test-support/run-oaa.js';
+import { json, oaa, tempDir } from '../../packages/cli/src/private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../../packages/cli/src/private-test-helpers/run-oaa.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const EXAMPLE = resolve(here, '../../examples/quickstart');

@@ -11,11 +11,11 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '@oaakit/client';
 import type { RunOutput } from '@oaakit/cli';
-import { json, oaa, tempDir } from '../../packages/cli/src/test-support/run-oaa.js';
-import type { OaaResult } from '../../packages/cli/src/test-support/run-oaa.js';
-import { startScimServer } from '../../plugins/scim-app/src/test-support/scim-server.js';
-import type { ScimServer } from '../../plugins/scim-app/src/test-support/scim-server.js';
-import { directory } from '../../plugins/scim-app/src/test-support/seed.js';
+import { json, oaa, tempDir } from '../../packages/cli/src/private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../../packages/cli/src/private-test-helpers/run-oaa.js';
+import { startScimServer } from '../../plugins/scim-app/src/private-test-helpers/scim-server.js';
+import type { ScimServer } from '../../plugins/scim-app/src/private-test-helpers/scim-server.js';
+import { directory } from '../../plugins/scim-app/src/private-test-helpers/seed.js';
 import { startTestEmulator } from '@oaakit/emulator/testing';
 import type { GraphNodeView, TestEmulator } from '@oaakit/emulator/testing';
 

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '@oaakit/emulator';
 import type { GraphEdgeView, GraphNodeView } from '@oaakit/emulator';
-import { json, oaa } from '../../packages/cli/src/test-support/run-oaa.js';
+import { json, oaa } from '../../packages/cli/src/private-test-helpers/run-oaa.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SDK = resolve(here, '../../packages/core/fixtures/sdk-fields');

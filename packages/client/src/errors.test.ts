@@ -3,8 +3,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { OaaError } from '@oaakit/core';
 import { createClient } from './client.js';
 import { ServiceError } from './errors.js';
-import { startClientTestEmulator } from './test-support/emulator.js';
-import type { ClientTestEmulator } from './test-support/emulator.js';
+import { startClientTestEmulator } from './private-test-helpers/emulator.js';
+import type { ClientTestEmulator } from './private-test-helpers/emulator.js';
 
 let emu: ClientTestEmulator;
 beforeEach(async () => {

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServiceError } from './errors.js';
 import type { ClientLogger } from './logger.js';
-import { losingFirstAnswer } from './test-support/lossy-fetch.js';
-import { appPayload, randomUsers } from './test-support/payloads.js';
-import { startClientTestEmulator } from './test-support/emulator.js';
-import type { ClientTestEmulator } from './test-support/emulator.js';
+import { losingFirstAnswer } from './private-test-helpers/lossy-fetch.js';
+import { appPayload, randomUsers } from './private-test-helpers/payloads.js';
+import { startClientTestEmulator } from './private-test-helpers/emulator.js';
+import type { ClientTestEmulator } from './private-test-helpers/emulator.js';
 
 let emu: ClientTestEmulator;
 beforeEach(async () => {

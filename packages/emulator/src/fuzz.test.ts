@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { samplePayload, useEmulator, type Harness } from './test-support/harness.js';
-import { replaceAt } from './test-support/json-slots.js';
+import { samplePayload, useEmulator, type Harness } from './private-test-helpers/harness.js';
+import { replaceAt } from './private-test-helpers/json-slots.js';
 
 /** The sample payload with one value replaced by `replacement`. */
 function mutated(pick: number, replacement: unknown): Record<string, unknown> {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeclaredRoute } from './auth/route-access.js';
 import type { EmulatorLogger } from './logger.js';
 import { startEmulator, type RunningEmulator } from './server.js';
-import { samplePayload } from './test-support/harness.js';
+import { samplePayload } from './private-test-helpers/harness.js';
 import { signInToConsole, type ConsoleSignIn } from './testing/console-session.js';
 
 const NAMES = [

@@ -13,7 +13,7 @@ import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { csvRowsBomb, jsonBomb } from './test-support/bombs.js';
+import { csvRowsBomb, jsonBomb } from './private-test-helpers/bombs.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const PEAK_RSS_LIMIT_MB = 600;

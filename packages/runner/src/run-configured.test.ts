@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkConfiguredConnector, runConfiguredConnectors } from './run-configured.js';
-import { appEntry, fixture, startHarness } from './test-support/harness.js';
-import type { Harness } from './test-support/harness.js';
+import { appEntry, fixture, startHarness } from './private-test-helpers/harness.js';
+import type { Harness } from './private-test-helpers/harness.js';
 
 let h: Harness;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { CONNECTOR_API_VERSION, ValidationError, z } from '@oaakit/core';
 import { describe, expect, it } from 'vitest';
 import connector, { csvHrisConfigSchema, csvHrisConnector } from './index.js';
-import { fixture, testContext } from './test-support/context.js';
+import { fixture, testContext } from './private-test-helpers/context.js';
 
 describe('the csv-hris connector', () => {
   it('declares an hris connector of the current contract, as the default and a named export', () => {

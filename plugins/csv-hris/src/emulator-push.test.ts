@@ -8,7 +8,7 @@ import {
 } from '@oaakit/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractEmployees } from './extract.js';
-import { fixture, testContext } from './test-support/context.js';
+import { fixture, testContext } from './private-test-helpers/context.js';
 
 describe('the payload pushed into the emulator', () => {
   let emu: RunningEmulator;

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { OaaError } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractEmployees } from './extract.js';
-import { fixture, testContext } from './test-support/context.js';
-import { violationsOf } from './test-support/violations.js';
+import { fixture, testContext } from './private-test-helpers/context.js';
+import { violationsOf } from './private-test-helpers/violations.js';
 
 describe('each problem names file:line:column', () => {
   it('a manager who is not in the input', async () => {

@@ -10,8 +10,8 @@ import { OaaError, ValidationError } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkFiles } from './check.js';
 import { extractEmployees } from './extract.js';
-import { testContext } from './test-support/context.js';
-import { violationsOf } from './test-support/violations.js';
+import { testContext } from './private-test-helpers/context.js';
+import { violationsOf } from './private-test-helpers/violations.js';
 
 const HEADER = 'employee_number,first_name,last_name,active\n';
 

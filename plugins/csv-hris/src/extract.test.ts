@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { digest, validate, type HrisPayload } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { extractEmployees } from './extract.js';
-import { fixture, testContext } from './test-support/context.js';
+import { fixture, testContext } from './private-test-helpers/context.js';
 
 const employee = (p: HrisPayload, number: string) => {
   const e = p.employees?.find((x) => x.employee_number === number);

@@ -5,7 +5,7 @@ import { validate } from '@oaakit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCsv } from './csv/read-csv.js';
 import { extractEmployees } from './extract.js';
-import { testContext } from './test-support/context.js';
+import { testContext } from './private-test-helpers/context.js';
 import { generateCsv } from './bench/generate-csv.js';
 
 const ROWS = 200_000;

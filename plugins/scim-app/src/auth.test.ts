@@ -2,9 +2,13 @@ import { OaaError, type ApplicationPayload } from '@oaakit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScimAuth } from './config.js';
 import scimAppConnector from './index.js';
-import { retryWaits, testContext } from './test-support/context.js';
-import { startScimServer, type ScimServer, type ScimServerOptions } from './test-support/scim-server.js';
-import { directory, manyUsers } from './test-support/seed.js';
+import { retryWaits, testContext } from './private-test-helpers/context.js';
+import {
+  startScimServer,
+  type ScimServer,
+  type ScimServerOptions,
+} from './private-test-helpers/scim-server.js';
+import { directory, manyUsers } from './private-test-helpers/seed.js';
 
 let server: ScimServer | undefined;
 

@@ -2,9 +2,9 @@ import { validate, type Application, type ApplicationPayload, type LocalUser } f
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from '@oaakit/core';
 import scimAppConnector from './index.js';
-import { testContext } from './test-support/context.js';
-import { startScimServer, type ScimServer } from './test-support/scim-server.js';
-import { directory } from './test-support/seed.js';
+import { testContext } from './private-test-helpers/context.js';
+import { startScimServer, type ScimServer } from './private-test-helpers/scim-server.js';
+import { directory } from './private-test-helpers/seed.js';
 
 const TOKEN = 'tok-3f9a-secret';
 let server: ScimServer;

@@ -1,9 +1,13 @@
 import { validate, type ApplicationPayload } from '@oaakit/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import scimAppConnector from './index.js';
-import { testContext } from './test-support/context.js';
-import { startScimServer, type ScimServer, type ScimServerOptions } from './test-support/scim-server.js';
-import { manyUsers } from './test-support/seed.js';
+import { testContext } from './private-test-helpers/context.js';
+import {
+  startScimServer,
+  type ScimServer,
+  type ScimServerOptions,
+} from './private-test-helpers/scim-server.js';
+import { manyUsers } from './private-test-helpers/seed.js';
 
 const TOKEN = 'paging-token';
 let server: ScimServer | undefined;

@@ -9,8 +9,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '@oaakit/emulator/testing';
-import { BIN, fixture, tempDir } from '../test-support/run-oaa.js';
-import type { OaaResult } from '../test-support/run-oaa.js';
+import { BIN, fixture, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../private-test-helpers/run-oaa.js';
 
 const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter(
   (c) => spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0,

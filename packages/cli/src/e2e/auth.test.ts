@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '@oaakit/client';
 import { startEmulator } from '@oaakit/emulator';
 import type { RunningEmulator } from '@oaakit/emulator';
-import { BIN, fixture, tempDir } from '../test-support/run-oaa.js';
-import type { OaaResult } from '../test-support/run-oaa.js';
+import { BIN, fixture, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../private-test-helpers/run-oaa.js';
 
 const missing = ['dbus-run-session', 'gnome-keyring-daemon'].filter(
   (c) => spawnSync('sh', ['-c', `command -v ${c}`]).status !== 0,

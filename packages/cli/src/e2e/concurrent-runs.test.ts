@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DataSource, Provider } from '@oaakit/client';
-import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
+import { fixture, json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
 
 let work: { dir: string; remove: () => Promise<void> };
 

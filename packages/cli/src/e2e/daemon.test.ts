@@ -12,8 +12,8 @@ import { startTestEmulator, until as untilFor } from '@oaakit/emulator/testing';
 import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { HealthReport } from '@oaakit/runner';
 import { readMetrics, stateFiles as stateFilesIn } from '@oaakit/runner/testing';
-import { startFleetProcess, type FleetProcess } from '../test-support/fleet-processes.js';
-import { fixture, tempDir } from '../test-support/run-oaa.js';
+import { startFleetProcess, type FleetProcess } from '../private-test-helpers/fleet-processes.js';
+import { fixture, tempDir } from '../private-test-helpers/run-oaa.js';
 
 const EVERY_SECOND = '*/1 * * * * *';
 let emulator: TestEmulator;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DataSource, Provider } from '@oaakit/client';
 import type { PushOutput } from '../commands/push.js';
 import type { RunOutput } from '../run/run-outcome.js';
-import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
+import { fixture, json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
 
 let work: { dir: string; remove: () => Promise<void> };
 let stateDir: string;

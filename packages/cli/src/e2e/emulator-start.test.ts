@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Provider } from '@oaakit/client';
-import { json, oaa, spawnOaa, tempDir } from '../test-support/run-oaa.js';
+import { json, oaa, spawnOaa, tempDir } from '../private-test-helpers/run-oaa.js';
 
 let work: { dir: string; remove: () => Promise<void> };
 

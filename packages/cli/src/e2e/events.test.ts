@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { until } from '@oaakit/emulator/testing';
 import { startEmulator, type RunningEmulator } from '@oaakit/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { json, oaa, spawnOaa, tempDir, type OaaResult } from '../test-support/run-oaa.js';
+import { json, oaa, spawnOaa, tempDir, type OaaResult } from '../private-test-helpers/run-oaa.js';
 
 const apiKey = `oaa_cli_test_${randomBytes(16).toString('hex')}`;
 let emulator: RunningEmulator;

@@ -14,9 +14,9 @@ import type { CallRecord, TestEmulator } from '@oaakit/emulator/testing';
 import { readFleetState, startTestRedis } from '@oaakit/fleet/testing';
 import type { TestRedis } from '@oaakit/fleet/testing';
 import { readMetrics } from '@oaakit/runner/testing';
-import { killAll, startFleetProcess } from '../test-support/fleet-processes.js';
-import type { FleetProcess } from '../test-support/fleet-processes.js';
-import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
+import { killAll, startFleetProcess } from '../private-test-helpers/fleet-processes.js';
+import type { FleetProcess } from '../private-test-helpers/fleet-processes.js';
+import { fixture, json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
 
 const EVERY_SECOND = '* * * * * *';
 let emulator: TestEmulator;

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, type NodeQueryValue } from '@oaakit/client';
 import type { AccessExplanation } from '@oaakit/core';
 import { startEmulator, type RunningEmulator } from '@oaakit/emulator';
-import { fixture, json, oaa, tempDir, type OaaResult } from '../test-support/run-oaa.js';
+import { fixture, json, oaa, tempDir, type OaaResult } from '../private-test-helpers/run-oaa.js';
 
 const apiKey = `oaa_cli_test_${randomBytes(16).toString('hex')}`;
 let emulator: RunningEmulator;

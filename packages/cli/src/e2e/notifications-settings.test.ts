@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator } from '@oaakit/emulator';
 import type { RunningEmulator } from '@oaakit/emulator';
 // The emulator's SMTP sink for tests (not part of its published test kit).
-import { startSmtpSink, type SmtpSink } from '../../../emulator/src/test-support/smtp-sink.js';
+import { startSmtpSink, type SmtpSink } from '../../../emulator/src/private-test-helpers/smtp-sink.js';
 import type { ErrorJson } from '../output/render-error.js';
-import { json, oaa, tempDir } from '../test-support/run-oaa.js';
-import type { OaaResult } from '../test-support/run-oaa.js';
+import { json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../private-test-helpers/run-oaa.js';
 
 const apiKey = `oaa_cli_test_${randomBytes(16).toString('hex')}`;
 let emulator: RunningEmulator;

@@ -8,8 +8,8 @@ import type { Provider } from '@oaakit/client';
 import { startEmulator } from '@oaakit/emulator';
 import type { RunningEmulator } from '@oaakit/emulator';
 import type { ErrorJson } from '../output/render-error.js';
-import { json, oaa, tempDir } from '../test-support/run-oaa.js';
-import type { OaaResult } from '../test-support/run-oaa.js';
+import { json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../private-test-helpers/run-oaa.js';
 
 const apiKey = `oaa_cli_test_${randomBytes(16).toString('hex')}`;
 const ONLY_HRIS = 'only hris providers can be the system of record';

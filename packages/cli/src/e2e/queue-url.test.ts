@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorJson } from '../output/render-error.js';
-import { json, oaa, tempDir } from '../test-support/run-oaa.js';
+import { json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
 
 let work: { dir: string; remove: () => Promise<void> };
 

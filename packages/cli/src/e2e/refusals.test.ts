@@ -12,8 +12,8 @@ import type { EmulatorAdmin } from '@oaakit/emulator/testing';
 import { startTestEmulator } from '@oaakit/emulator/testing';
 import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { ErrorJson } from '../output/render-error.js';
-import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
-import type { OaaResult } from '../test-support/run-oaa.js';
+import { fixture, json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../private-test-helpers/run-oaa.js';
 
 let adminKey: string;
 let memberKey: string;

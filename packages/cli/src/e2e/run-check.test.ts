@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestEmulator } from '@oaakit/emulator/testing';
 import type { TestEmulator } from '@oaakit/emulator/testing';
-import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
+import { fixture, json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
 
 let emulator: TestEmulator;
 let work: { dir: string; remove: () => Promise<void> };

@@ -11,8 +11,8 @@ import { startTestEmulator } from '@oaakit/emulator/testing';
 import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { ErrorJson } from '../output/render-error.js';
 import type { RunOutput } from '../run/run-outcome.js';
-import { fixture, json, oaa, spawnOaa, tempDir } from '../test-support/run-oaa.js';
-import type { OaaResult } from '../test-support/run-oaa.js';
+import { fixture, json, oaa, spawnOaa, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../private-test-helpers/run-oaa.js';
 
 let emulator: TestEmulator;
 let work: { dir: string; remove: () => Promise<void> };

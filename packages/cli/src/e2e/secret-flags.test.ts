@@ -17,10 +17,10 @@ import type { TestEmulator } from '@oaakit/emulator/testing';
 import { startTestRedis } from '@oaakit/fleet/testing';
 import type { TestRedis } from '@oaakit/fleet/testing';
 import type { ErrorJson } from '../output/render-error.js';
-import { killAll, startFleetProcess } from '../test-support/fleet-processes.js';
-import type { FleetProcess } from '../test-support/fleet-processes.js';
-import { fixture, json, oaa, spawnOaa, tempDir } from '../test-support/run-oaa.js';
-import type { OaaOptions, OaaResult } from '../test-support/run-oaa.js';
+import { killAll, startFleetProcess } from '../private-test-helpers/fleet-processes.js';
+import type { FleetProcess } from '../private-test-helpers/fleet-processes.js';
+import { fixture, json, oaa, spawnOaa, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaOptions, OaaResult } from '../private-test-helpers/run-oaa.js';
 
 /** Each test starts the binary several times, a few seconds each on a loaded 2-core machine. */
 const CLI_TIMEOUT = 180_000;

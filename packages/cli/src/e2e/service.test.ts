@@ -11,8 +11,8 @@ import { startEmulator } from '@oaakit/emulator';
 import type { RunningEmulator } from '@oaakit/emulator';
 import type { PushOutput } from '../commands/push.js';
 import type { ErrorJson } from '../output/render-error.js';
-import { fixture, json, oaa, tempDir } from '../test-support/run-oaa.js';
-import type { OaaResult } from '../test-support/run-oaa.js';
+import { fixture, json, oaa, tempDir } from '../private-test-helpers/run-oaa.js';
+import type { OaaResult } from '../private-test-helpers/run-oaa.js';
 
 const apiKey = `oaa_cli_test_${randomBytes(16).toString('hex')}`;
 let emulator: RunningEmulator;

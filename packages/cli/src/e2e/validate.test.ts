@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Violation } from '@oaakit/core';
 import type { ErrorJson } from '../output/render-error.js';
-import { fixture, json, oaa } from '../test-support/run-oaa.js';
+import { fixture, json, oaa } from '../private-test-helpers/run-oaa.js';
 
 interface ValidateJson {
   file: string;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClientLogger } from '../logger.js';
 import { resolveRetry } from '../retry.js';
-import { startClientTestEmulator, type ClientTestEmulator } from '../test-support/emulator.js';
+import { startClientTestEmulator, type ClientTestEmulator } from '../private-test-helpers/emulator.js';
 
 let emu: ClientTestEmulator;
 beforeEach(async () => {

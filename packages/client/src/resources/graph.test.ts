@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ServiceError } from '../errors.js';
-import { startClientTestEmulator } from '../test-support/emulator.js';
-import type { ClientTestEmulator } from '../test-support/emulator.js';
+import { startClientTestEmulator } from '../private-test-helpers/emulator.js';
+import type { ClientTestEmulator } from '../private-test-helpers/emulator.js';
 
 let emu: ClientTestEmulator;
 beforeEach(async () => {

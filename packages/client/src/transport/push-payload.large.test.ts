@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startClientTestEmulator } from '../test-support/emulator.js';
-import type { ClientTestEmulator } from '../test-support/emulator.js';
+import { startClientTestEmulator } from '../private-test-helpers/emulator.js';
+import type { ClientTestEmulator } from '../private-test-helpers/emulator.js';
 import { SEND_BODY_LIMIT_BYTES } from '@oaakit/core';
 
 const RESOURCES = 340_000;

@@ -1,10 +1,10 @@
 import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Client } from '../client.js';
-import { appPayload, randomUsers } from '../test-support/payloads.js';
-import type { LocalUserLike } from '../test-support/payloads.js';
-import { startClientTestEmulator } from '../test-support/emulator.js';
-import type { ClientTestEmulator } from '../test-support/emulator.js';
+import { appPayload, randomUsers } from '../private-test-helpers/payloads.js';
+import type { LocalUserLike } from '../private-test-helpers/payloads.js';
+import { startClientTestEmulator } from '../private-test-helpers/emulator.js';
+import type { ClientTestEmulator } from '../private-test-helpers/emulator.js';
 import { rawBytesPerBody } from './push-payload.js';
 
 let emu: ClientTestEmulator;

@@ -1,6 +1,6 @@
 /**
  * The "every field" payloads (`packages/core/fixtures/sdk-fields/*.json`) are what the builders
- * produce: `src/test-support/sdk-fields.ts` builds one payload per template with every key the vendor
+ * produce: `src/private-test-helpers/sdk-fields.ts` builds one payload per template with every key the vendor
  * SDK (oaaclient 1.1.15) can put into one, and this test checks that it still produces exactly the
  * committed files, byte for byte (formatted by the repository's prettier settings), so the files
  * cannot drift from the builders. After a deliberate change to the builders or to the generator,
@@ -14,7 +14,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { SDK_FIELD_TEMPLATES, sdkFieldsPayload } from '../test-support/sdk-fields.js';
+import { SDK_FIELD_TEMPLATES, sdkFieldsPayload } from '../private-test-helpers/sdk-fields.js';
 
 const DIR = fileURLToPath(new URL('../../fixtures/sdk-fields/', import.meta.url));
 

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { compile } from './compile.js';
 import { compilePredicate } from './compile-predicate.js';
 import { CheckContext } from './context.js';
-import { fixture } from '../test-support/fixtures.js';
+import { fixture } from '../private-test-helpers/fixtures.js';
 import { payloadSchemas } from '../schemas/templates.js';
 import { multipartRequestSchema, pushRequestSchema } from '../schemas/requests.js';
 

@@ -3,7 +3,7 @@
  * oaaclient 1.1.15 can emit (`packages/core/fixtures/sdk-fields`, reproduced with the builders).
  */
 import { describe, expect, it } from 'vitest';
-import { sdkFixture } from '../test-support/fixtures.js';
+import { sdkFixture } from '../private-test-helpers/fixtures.js';
 import { validate } from './index.js';
 import { jsonChunks } from '../serialize/json-chunks.js';
 import { validateAsRead } from './streaming.js';

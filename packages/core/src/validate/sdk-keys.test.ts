@@ -6,8 +6,8 @@
  * stricter than the SDK, a second test shows the error.
  */
 import { describe, expect, it } from 'vitest';
-import { expectOnly } from '../test-support/fixtures.js';
-import { sdkApplication, sdkIdentityProvider } from '../test-support/sdk-payloads.js';
+import { expectOnly } from '../private-test-helpers/fixtures.js';
+import { sdkApplication, sdkIdentityProvider } from '../private-test-helpers/sdk-payloads.js';
 import { validate } from './index.js';
 
 const owner = (type = 'oktauser', primary = false) => ({

@@ -4,8 +4,8 @@
  * stays stricter, a second test shows the error (the decisions are in packages/core/README.md).
  */
 import { describe, expect, it } from 'vitest';
-import { expectOnly } from '../test-support/fixtures.js';
-import { sdkApplication, sdkHris, sdkIdentityProvider } from '../test-support/sdk-payloads.js';
+import { expectOnly } from '../private-test-helpers/fixtures.js';
+import { sdkApplication, sdkHris, sdkIdentityProvider } from '../private-test-helpers/sdk-payloads.js';
 import { validate } from './index.js';
 
 const app0 = (p: Record<string, any>) => p.applications[0];

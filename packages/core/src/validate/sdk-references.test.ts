@@ -5,8 +5,8 @@
  * decisions are in packages/core/README.md).
  */
 import { describe, expect, it } from 'vitest';
-import { expectOnly } from '../test-support/fixtures.js';
-import { sdkApplication, sdkHris } from '../test-support/sdk-payloads.js';
+import { expectOnly } from '../private-test-helpers/fixtures.js';
+import { sdkApplication, sdkHris } from '../private-test-helpers/sdk-payloads.js';
 import { validate } from './index.js';
 
 const app0 = (p: Record<string, any>) => p.applications[0];

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../errors.js';
 import { jsonChunks } from '../serialize/json-chunks.js';
 import { createPayloadStream } from '../serialize/payload-stream.js';
-import { fixture } from '../test-support/fixtures.js';
+import { fixture } from '../private-test-helpers/fixtures.js';
 import { validate } from './index.js';
 import { validateAsRead } from './streaming.js';
 

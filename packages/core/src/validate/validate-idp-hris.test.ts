@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validate } from './index.js';
-import { expectOnly, fixture } from '../test-support/fixtures.js';
+import { expectOnly, fixture } from '../private-test-helpers/fixtures.js';
 
 describe('identity_provider', () => {
   const idp = () => fixture('identity-provider');

@@ -1,13 +1,13 @@
 /**
  * Effective access over HTTP against a graph whose expected permissions are computed by hand (see
- * test-support/access-graph.ts for the payloads). Canonical types: view = DataRead (inherited by
+ * private-test-helpers/access-graph.ts for the payloads). Canonical types: view = DataRead (inherited by
  * sub-resources), edit = DataWrite, admin_meta = MetadataRead + MetadataWrite (only on `space`
  * resources), delete = DataDelete. Roles: reader = view; editor = edit + reader; owner = admin_meta
  * + editor.
  */
 import { describe, expect, it } from 'vitest';
-import { pushAccessGraph } from '../test-support/access-graph.js';
-import { useEmulator, values, type Harness } from '../test-support/harness.js';
+import { pushAccessGraph } from '../private-test-helpers/access-graph.js';
+import { useEmulator, values, type Harness } from '../private-test-helpers/harness.js';
 
 const DESTINATIONS = ['OAA.wiki.Application', 'OAA.wiki.space.Resource', 'OAA.wiki.page.SubResource'];
 const SOURCES = ['OAA.idp.IdPUser', 'OAA.hr.HRISEmployee', 'OAA.wiki.User'];

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { useEmulator, values } from '../test-support/harness.js';
+import { useEmulator, values } from '../private-test-helpers/harness.js';
 
 const TYPES = ['DataRead', 'DataWrite', 'MetadataRead'] as const;
 const ORDER = ['DataRead', 'DataWrite', 'MetadataRead'];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { useEmulator, userFacing, values, violations } from '../test-support/harness.js';
+import { useEmulator, userFacing, values, violations } from '../private-test-helpers/harness.js';
 
 describe('authentication and roles', () => {
   const h = useEmulator({

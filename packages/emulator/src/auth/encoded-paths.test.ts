@@ -4,7 +4,7 @@
  * read paths the same way.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, userFacing, values } from '../test-support/harness.js';
+import { useEmulator, userFacing, values } from '../private-test-helpers/harness.js';
 
 const ADMIN_KEY = 'encoded-admin-key';
 const MEMBER_KEY = 'encoded-member-key';

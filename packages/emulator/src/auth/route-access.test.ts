@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Database } from '../db/sqlite.js';
 import type { Db } from '../db/schema.js';
 import { startEmulator, type RunningEmulator } from '../server.js';
-import { samplePayload } from '../test-support/harness.js';
+import { samplePayload } from '../private-test-helpers/harness.js';
 import { ROLES, type Role } from './api-keys.js';
 import { requireRouteAccess, type DeclaredRoute } from './route-access.js';
 

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
-import { useEmulator, violations } from '../test-support/harness.js';
+import { useEmulator, violations } from '../private-test-helpers/harness.js';
 import { FILTER_ATTRIBUTES } from './event-filter.js';
 
 // Mostly well-formed pieces, so both the evaluator and the refusals are reached.

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
-import { samplePayload, useEmulator, userFacing, values, violations } from '../test-support/harness.js';
+import {
+  samplePayload,
+  useEmulator,
+  userFacing,
+  values,
+  violations,
+} from '../private-test-helpers/harness.js';
 
 const LIST = '/api/preview/events';
 const EXPORT = '/api/v1/events/export';

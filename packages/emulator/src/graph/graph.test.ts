@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphEdgeView as EdgeView, GraphNodeView } from './read-graph.js';
-import { samplePayload, useEmulator, type Harness } from '../test-support/harness.js';
+import { samplePayload, useEmulator, type Harness } from '../private-test-helpers/harness.js';
 
 /** Nodes as the graph endpoints answer them; the tests read only named nodes. */
 type NodeView = GraphNodeView & { name: string };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import type { GraphEdgeView as EdgeView, GraphNodeView } from './read-graph.js';
-import { useEmulator, type Harness, type Json } from '../test-support/harness.js';
+import { useEmulator, type Harness, type Json } from '../private-test-helpers/harness.js';
 
 /**
  * Payloads with every field the vendor's Python SDK emits, built by core's builders and committed in

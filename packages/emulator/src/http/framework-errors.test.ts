@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { USER_FACING_TYPE } from '@oaakit/core';
-import { useEmulator, violations, type Answer } from '../test-support/harness.js';
+import { useEmulator, violations, type Answer } from '../private-test-helpers/harness.js';
 
 const BODY_LIMIT = 4096;
 

@@ -6,7 +6,7 @@
  * replayed by an incremental push; no audit data means no timestamps and nothing lost. CSV too.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, values, violations, type Harness } from '../test-support/harness.js';
+import { useEmulator, values, violations, type Harness } from '../private-test-helpers/harness.js';
 
 const CONFIG = '/api/private/namespaces/integrations/configurations/idp_sso_user_matching_property';
 const FLAGS = '/_emulator/feature_flags';

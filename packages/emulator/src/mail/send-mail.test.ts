@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseCliArgs } from '../cli.js';
-import { startSmtpSink, type SmtpSink } from '../test-support/smtp-sink.js';
+import { startSmtpSink, type SmtpSink } from '../private-test-helpers/smtp-sink.js';
 import { DEFAULT_MAIL_FROM, parseSmtpUrl, sendMail } from './send-mail.js';
 
 describe('sendMail through a real SMTP server', () => {

@@ -1,8 +1,8 @@
 /** Random node query and tag bodies never cause a 500: each is answered 200 or a 4xx in the service's error body. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { pushAccessGraph } from '../test-support/access-graph.js';
-import { useEmulator } from '../test-support/harness.js';
+import { pushAccessGraph } from '../private-test-helpers/access-graph.js';
+import { useEmulator } from '../private-test-helpers/harness.js';
 
 const TYPES = [
   'OAA.idp.IdPUser',

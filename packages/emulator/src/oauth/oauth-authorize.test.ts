@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hiddenField, signInToConsole } from '../testing/console-session.js';
-import { PASSWORD, pkce, REDIRECT, useOAuthFlow } from '../test-support/oauth-flow.js';
+import { PASSWORD, pkce, REDIRECT, useOAuthFlow } from '../private-test-helpers/oauth-flow.js';
 
 describe('OAuth2 authorization endpoint and consent', () => {
   const f = useOAuthFlow();

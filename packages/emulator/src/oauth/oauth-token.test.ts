@@ -5,7 +5,7 @@
  * rotation, a revoked app.
  */
 import { describe, expect, it } from 'vitest';
-import { PASSWORD, pkce, REDIRECT, useOAuthFlow } from '../test-support/oauth-flow.js';
+import { PASSWORD, pkce, REDIRECT, useOAuthFlow } from '../private-test-helpers/oauth-flow.js';
 
 describe('OAuth2 token endpoint, userinfo and access tokens', () => {
   const f = useOAuthFlow();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { names, samplePayload, useEmulator, values, violations } from '../test-support/harness.js';
+import { names, samplePayload, useEmulator, values, violations } from '../private-test-helpers/harness.js';
 
 /** A payload whose gzip is larger than one stored row (1 MiB): users with incompressible notes. */
 function largePayload(): Record<string, unknown> {

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { PushBodyStream, type Diverted } from './push-body.js';
-import { cut } from '../test-support/cut-bytes.js';
+import { cut } from '../private-test-helpers/cut-bytes.js';
 
 async function through(pieces: Buffer[]): Promise<{ body: unknown; diverted: Diverted | undefined }> {
   let diverted: Diverted | undefined;

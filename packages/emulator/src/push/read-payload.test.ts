@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../errors.js';
 import { materialize, readPayload } from './read-payload.js';
-import { cut } from '../test-support/cut-bytes.js';
+import { cut } from '../private-test-helpers/cut-bytes.js';
 import { storedGzipOf } from './stored-gzip.js';
 
 async function read(pieces: Buffer[]): Promise<unknown> {

@@ -4,7 +4,7 @@
  * current settings read back under `/_emulator/access_request_settings`.
  */
 import { describe, expect, it } from 'vitest';
-import { useEmulator, violations } from '../test-support/harness.js';
+import { useEmulator, violations } from '../private-test-helpers/harness.js';
 
 const PATH = '/api/private/lifecycle_management/access_requests/settings';
 const READ = '/_emulator/access_request_settings';

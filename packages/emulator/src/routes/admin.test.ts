@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { samplePayload, useEmulator, values, violations } from '../test-support/harness.js';
+import { samplePayload, useEmulator, values, violations } from '../private-test-helpers/harness.js';
 
 function rawGet(url: string, key: string): Promise<'answered' | 'dropped'> {
   return new Promise((resolve) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { until } from '../testing/until.js';
-import { useEmulator, values, violations, type Harness } from '../test-support/harness.js';
+import { useEmulator, values, violations, type Harness } from '../private-test-helpers/harness.js';
 
 const QUERY = '/api/v1/assessments/query_spec:nodes';
 /** Users of a bulk payload: with their notes, about 18 MB of JSON. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { names, samplePayload, useEmulator, values, violations } from '../test-support/harness.js';
+import { names, samplePayload, useEmulator, values, violations } from '../private-test-helpers/harness.js';
 
 const BASE = '/api/v1/providers/custom';
 

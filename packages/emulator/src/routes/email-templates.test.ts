@@ -5,8 +5,8 @@
  */
 import { NOTIFICATION_USAGES } from '@oaakit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSmtpSink, type SmtpSink } from '../test-support/smtp-sink.js';
-import { useEmulator, values, violations, type Answer } from '../test-support/harness.js';
+import { startSmtpSink, type SmtpSink } from '../private-test-helpers/smtp-sink.js';
+import { useEmulator, values, violations, type Answer } from '../private-test-helpers/harness.js';
 
 const BASE = '/api/preview/notifications/email_templates';
 const b64 = (text: string): string => Buffer.from(text, 'utf8').toString('base64');

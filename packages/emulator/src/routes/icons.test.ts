@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectIconMime } from '../icons/detect.js';
-import { samplePayload, useEmulator, violations } from '../test-support/harness.js';
+import { samplePayload, useEmulator, violations } from '../private-test-helpers/harness.js';
 
 const PNG = Buffer.concat([
   Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),

@@ -1,7 +1,13 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
-import { names, samplePayload, useEmulator, violations, type Harness } from '../test-support/harness.js';
+import {
+  names,
+  samplePayload,
+  useEmulator,
+  violations,
+  type Harness,
+} from '../private-test-helpers/harness.js';
 
 function slices(bytes: Buffer, count: number): Buffer[] {
   const size = Math.ceil(bytes.length / count);

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { RESOURCE_INFO_TYPE } from '../errors.js';
-import { useEmulator, values, violations, type Answer } from '../test-support/harness.js';
+import { useEmulator, values, violations, type Answer } from '../private-test-helpers/harness.js';
 
 const BASE = '/api/v1/providers/custom';
 const ONLY_HRIS = 'only hris providers can be the system of record';

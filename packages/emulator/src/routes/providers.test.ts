@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { names, useEmulator, userFacing, violations } from '../test-support/harness.js';
+import { names, useEmulator, userFacing, violations } from '../private-test-helpers/harness.js';
 
 const BASE = '/api/v1/providers/custom';
 

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { names, useEmulator, values, violations, type Harness } from '../test-support/harness.js';
+import { names, useEmulator, values, violations, type Harness } from '../private-test-helpers/harness.js';
 
 const APP_MAPPING = {
   csv: {

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MAX_CSV_BYTES, MAX_CSV_ROWS, MAX_RESOURCE_DEPTH, MIN_INFLATE_ALLOWANCE } from '../push/limits.js';
-import { csvRowsBomb, gzipRepeated, jsonBomb } from '../test-support/bombs.js';
-import { onlyViolation, samplePayload, useEmulator } from '../test-support/harness.js';
+import { csvRowsBomb, gzipRepeated, jsonBomb } from '../private-test-helpers/bombs.js';
+import { onlyViolation, samplePayload, useEmulator } from '../private-test-helpers/harness.js';
 
 const MAPPING = { csv: { columns: { User: 'name', Email: 'identities' } } };
 const base64 = (text: string | Buffer): string => Buffer.from(text).toString('base64');

@@ -7,8 +7,8 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { MIN_INFLATE_ALLOWANCE } from '../push/limits.js';
-import { gzipRepeated } from '../test-support/bombs.js';
-import { onlyViolation, samplePayload, useEmulator, type Answer } from '../test-support/harness.js';
+import { gzipRepeated } from '../private-test-helpers/bombs.js';
+import { onlyViolation, samplePayload, useEmulator, type Answer } from '../private-test-helpers/harness.js';
 
 /** Enough users that the spooled array is parsed in many batches (about 6 MB of JSON). */
 const USERS = 30_000;

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { samplePayload, useEmulator, userFacing, violations } from '../test-support/harness.js';
+import { samplePayload, useEmulator, userFacing, violations } from '../private-test-helpers/harness.js';
 
 describe('push', () => {
   const h = useEmulator();

@@ -5,7 +5,7 @@
  */
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { samplePayload, useEmulator, type Answer } from '../test-support/harness.js';
+import { samplePayload, useEmulator, type Answer } from '../private-test-helpers/harness.js';
 
 const BASE = '/api/v1/providers/custom';
 /** The SDK's `DEFAULT_PAGE_SIZE`. */

@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { useEmulator, violations } from '../test-support/harness.js';
-import { replaceAt } from '../test-support/json-slots.js';
+import { useEmulator, violations } from '../private-test-helpers/harness.js';
+import { replaceAt } from '../private-test-helpers/json-slots.js';
 
 /** `valid` (a fresh copy) with one value replaced. */
 function mutated(valid: () => unknown, pick: number, replacement: unknown): unknown {

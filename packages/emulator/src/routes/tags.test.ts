@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { samplePayload, useEmulator, values, violations, type Harness } from '../test-support/harness.js';
+import {
+  samplePayload,
+  useEmulator,
+  values,
+  violations,
+  type Harness,
+} from '../private-test-helpers/harness.js';
 
 const QUERY = '/api/v1/assessments/query_spec:nodes';
 

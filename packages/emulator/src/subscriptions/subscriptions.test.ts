@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EmulatorClock } from '../clock.js';
 import type { StartEmulatorOptions } from '../server.js';
-import { useEmulator, values, violations, type Harness } from '../test-support/harness.js';
-import { startHttpReceiver, type HttpReceiver } from '../test-support/http-receiver.js';
-import { startSmtpSink, type SmtpSink } from '../test-support/smtp-sink.js';
+import { useEmulator, values, violations, type Harness } from '../private-test-helpers/harness.js';
+import { startHttpReceiver, type HttpReceiver } from '../private-test-helpers/http-receiver.js';
+import { startSmtpSink, type SmtpSink } from '../private-test-helpers/smtp-sink.js';
 
 const MIN = 60_000;
 const SUBS = '/_emulator/subscriptions';

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appEntry, fixture, startHarness } from '../test-support/harness.js';
-import type { Harness } from '../test-support/harness.js';
+import { appEntry, fixture, startHarness } from '../private-test-helpers/harness.js';
+import type { Harness } from '../private-test-helpers/harness.js';
 import { resolveTarget } from './resolve-target.js';
-import { rejection } from '../test-support/rejection.js';
+import { rejection } from '../private-test-helpers/rejection.js';
 
 let h: Harness;
 beforeEach(async () => {

@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appEntry, startHarness } from '../test-support/harness.js';
-import type { Harness } from '../test-support/harness.js';
-import { rejection } from '../test-support/rejection.js';
+import { appEntry, startHarness } from '../private-test-helpers/harness.js';
+import type { Harness } from '../private-test-helpers/harness.js';
+import { rejection } from '../private-test-helpers/rejection.js';
 
 let h: Harness;
 beforeEach(async () => {

@@ -5,10 +5,10 @@ import { join } from 'node:path';
 
 import { until } from '@oaakit/emulator/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appEntry, startHarness } from '../test-support/harness.js';
-import type { Harness } from '../test-support/harness.js';
+import { appEntry, startHarness } from '../private-test-helpers/harness.js';
+import type { Harness } from '../private-test-helpers/harness.js';
 import type { RunProgressEvent } from './run-types.js';
-import { rejection } from '../test-support/rejection.js';
+import { rejection } from '../private-test-helpers/rejection.js';
 
 let h: Harness;
 beforeEach(async () => {

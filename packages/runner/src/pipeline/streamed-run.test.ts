@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { CONNECTOR_API_VERSION, ValidationError, defineConnector, digest, z } from '@oaakit/core';
 import type { LocalUser } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startHarness } from '../test-support/harness.js';
-import type { Harness } from '../test-support/harness.js';
-import { rejection } from '../test-support/rejection.js';
+import { startHarness } from '../private-test-helpers/harness.js';
+import type { Harness } from '../private-test-helpers/harness.js';
+import { rejection } from '../private-test-helpers/rejection.js';
 import { runConnector } from './run-connector.js';
 import type { RunConnectorOptions, RunResult } from './run-types.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { CONNECTOR_API_VERSION } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FIXTURES, fixture } from '../test-support/harness.js';
+import { FIXTURES, fixture } from '../private-test-helpers/harness.js';
 import { loadPlugin } from './load-plugin.js';
 
 const require = createRequire(import.meta.url);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createPlugin } from './create-plugin.js';
 import { OAAKIT_PACKAGES, defaultOaakitSource, oaakitDependencySpecs } from './oaakit-dependencies.js';
 import { RUNNER_PACKAGE_ROOT } from './template-dir.js';
-import { rejection } from '../test-support/rejection.js';
+import { rejection } from '../private-test-helpers/rejection.js';
 
 let work: string;
 beforeEach(async () => {
@@ -58,7 +58,7 @@ describe('createPlugin', () => {
         'src/index.ts',
         'src/records.ts',
         'src/source.ts',
-        'src/test-support/harness.ts',
+        'src/private-test-helpers/harness.ts',
         'tsconfig.json',
         'tsconfig.test.json',
         'vitest.config.ts',

@@ -13,7 +13,7 @@ import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { rejection } from '../test-support/rejection.js';
+import { rejection } from '../private-test-helpers/rejection.js';
 import { acquireLock } from './lock.js';
 import type { AcquireLockOptions, HeldLock } from './lock.js';
 import { isStale } from './lock-record.js';

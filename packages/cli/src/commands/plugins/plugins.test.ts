@@ -15,7 +15,7 @@ import type { TestEmulator } from '@oaakit/emulator/testing';
 import type { DiscoveredPlugin, RunResult } from '@oaakit/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ErrorJson } from '../../output/render-error.js';
-import { CLI_ROOT, json, oaa, tempDir } from '../../test-support/run-oaa.js';
+import { CLI_ROOT, json, oaa, tempDir } from '../../private-test-helpers/run-oaa.js';
 
 const REPO = resolve(CLI_ROOT, '../..');
 const run = promisify(execFile);

@@ -8,10 +8,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessPayload } from '../../test-support/access-payload.js';
-import { launchBrowser, screenshot, signIn } from '../../test-support/browser.js';
-import { useEmulator, type Harness } from '../../test-support/harness.js';
-import { startSmtpSink, type SmtpSink } from '../../test-support/smtp-sink.js';
+import { accessPayload } from '../../private-test-helpers/access-payload.js';
+import { launchBrowser, screenshot, signIn } from '../../private-test-helpers/browser.js';
+import { useEmulator, type Harness } from '../../private-test-helpers/harness.js';
+import { startSmtpSink, type SmtpSink } from '../../private-test-helpers/smtp-sink.js';
 
 let browser: Browser;
 let sink: SmtpSink;

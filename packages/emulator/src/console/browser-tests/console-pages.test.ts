@@ -8,9 +8,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInToConsole } from '../../testing/console-session.js';
-import { accessPayload } from '../../test-support/access-payload.js';
-import { CONSOLE_USER, launchBrowser, screenshot, signIn } from '../../test-support/browser.js';
-import { useEmulator, type Harness } from '../../test-support/harness.js';
+import { accessPayload } from '../../private-test-helpers/access-payload.js';
+import { CONSOLE_USER, launchBrowser, screenshot, signIn } from '../../private-test-helpers/browser.js';
+import { useEmulator, type Harness } from '../../private-test-helpers/harness.js';
 
 const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0284c7"/><path d="M8 22 L16 8 L24 22 Z" fill="#fff"/></svg>`;
 

@@ -5,9 +5,9 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessPayload } from '../../test-support/access-payload.js';
-import { launchBrowser, screenshot, signIn } from '../../test-support/browser.js';
-import { useEmulator, type Harness } from '../../test-support/harness.js';
+import { accessPayload } from '../../private-test-helpers/access-payload.js';
+import { launchBrowser, screenshot, signIn } from '../../private-test-helpers/browser.js';
+import { useEmulator, type Harness } from '../../private-test-helpers/harness.js';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -9,8 +9,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CONSOLE_USER, launchBrowser, screenshot, signIn } from '../../test-support/browser.js';
-import { useEmulator } from '../../test-support/harness.js';
+import { CONSOLE_USER, launchBrowser, screenshot, signIn } from '../../private-test-helpers/browser.js';
+import { useEmulator } from '../../private-test-helpers/harness.js';
 
 let browser: Browser;
 beforeAll(async () => {

@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { checkConnector } from '@oaakit/runner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import connector from './index.js';
-import { fixture, pushedId, startHarness, token } from './test-support/harness.js';
-import type { Harness } from './test-support/harness.js';
+import { fixture, pushedId, startHarness, token } from './private-test-helpers/harness.js';
+import type { Harness } from './private-test-helpers/harness.js';
 
 let h: Harness;
 beforeEach(async () => {

@@ -6,12 +6,10 @@
  * `file:line: why` lines. The planted citations are built at run time (`cite('issue', 12)`), so this
  * file itself cites nothing.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runCheck, temporaryTrees } from './check-harness.js';
+import type { CheckResult } from './check-harness.js';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/check-references.mjs', import.meta.url));
 
@@ -20,42 +18,17 @@ const cite = (word: string, n: number, sep = ' ') => [word, n].join(sep);
 const TRACKER = 'cites a tracker entry';
 const MISSING = 'names a document that is not in the repository';
 
-interface Result {
-  code: number;
-  stdout: string;
-  /** The `file:line: "what" why` lines, cut after the reason's first words. */
-  findings: string[];
+/** The script's result, its `file:line: "what" why` lines cut after the reason's first words. */
+async function check(dir: string): Promise<CheckResult> {
+  const result = await runCheck(SCRIPT, dir);
+  const findings = result.findings.map((l) =>
+    l.replace(/(cites a tracker entry|names a document that is not in the repository);.*/, '$1'),
+  );
+  return { ...result, findings };
 }
 
-function check(dir: string): Promise<Result> {
-  return new Promise((done) => {
-    execFile(process.execPath, [SCRIPT, dir], (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      const findings = stderr
-        .split('\n')
-        .filter((l) => /^\S+:\d+: /.test(l))
-        .map((l) =>
-          l.replace(/(cites a tracker entry|names a document that is not in the repository);.*/, '$1'),
-        );
-      done({ code, stdout, findings });
-    });
-  });
-}
-
-const dirs: string[] = [];
 /** A temporary tree holding `files` (path -> content). */
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'oaa-references-'));
-  dirs.push(dir);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), content);
-  }
-  return dir;
-}
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const tree = temporaryTrees('oaa-references-');
 
 describe('the reference check', () => {
   it('refuses a tracker citation in a comment, a test name or a document, naming the file and line', async () => {

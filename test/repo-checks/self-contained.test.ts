@@ -5,12 +5,11 @@
  * exit code and its `file:line: why` lines. The planted paths are built at run time (`up(3)` for
  * three `..` segments), so this file itself names nothing outside the repository.
  */
-import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runCheck, temporaryTrees } from './check-harness.js';
+import type { CheckResult } from './check-harness.js';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const SCRIPT = join(REPO, 'scripts/check-self-contained.mjs');
@@ -20,36 +19,11 @@ const up = (n: number) => Array.from({ length: n }, () => '..').join('/');
 /** How the check shows `rest` in the repository's parent directory (`beside()` is the parent). */
 const beside = (rest = '') => ['<repo>', up(1), rest].filter(Boolean).join('/');
 
-interface Result {
-  code: number;
-  stdout: string;
-  /** The `file:line: why` lines. */
-  findings: string[];
-}
+/** The script's exit code, stdout and `file:line: why` lines for `dir`. */
+const check = (dir: string): Promise<CheckResult> => runCheck(SCRIPT, dir);
 
-function check(dir: string): Promise<Result> {
-  return new Promise((done) => {
-    execFile(process.execPath, [SCRIPT, dir], (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
-      done({ code, stdout, findings: stderr.split('\n').filter((l) => /^\S+:\d+: /.test(l)) });
-    });
-  });
-}
-
-const dirs: string[] = [];
 /** A temporary tree holding `files` (path -> content). */
-async function tree(files: Record<string, string>): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'oaa-self-contained-'));
-  dirs.push(dir);
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(dir, path)), { recursive: true });
-    await writeFile(join(dir, path), content);
-  }
-  return dir;
-}
-afterEach(async () => {
-  for (const dir of dirs.splice(0)) await rm(dir, { recursive: true, force: true });
-});
+const tree = temporaryTrees('oaa-self-contained-');
 
 const IMPORTS = `import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -168,6 +168,7 @@ export {
   type UserCreate,
   type UserInfo,
 } from './schemas/oauth.js';
+export { pkceChallenge } from './oauth/pkce.js';
 
 // Validation
 export { validate, type ValidationResult } from './validate/index.js';

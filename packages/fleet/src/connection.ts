@@ -3,16 +3,26 @@
  * blocking command must wait across reconnects rather than fail); every connection reconnects with
  * a capped backoff, so a Redis restart is ridden out rather than ending the process.
  */
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { RedisOptions } from 'ioredis';
 import { OaaError } from '@oaakit/core';
 import { FLEET_ERROR_CODES } from './fleet-codes.js';
 import type { RedisTarget } from './redis-url.js';
+import type { RunJobData } from './run-jobs.js';
 
 /** Prefix of every key the fleet writes (BullMQ's queues and the state). */
 export const KEY_PREFIX = 'oaa';
 /** The queue of connector runs. */
 export const RUNS_QUEUE = 'runs';
+
+/**
+ * The runs queue on a connection, as the scheduler (which adds jobs), the workers (which read its
+ * counts for their metrics) and `oaa jobs` open it.
+ */
+export function openRunsQueue(redis: Redis): Queue<RunJobData> {
+  return new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
+}
 
 /** ioredis options for a target. */
 export function redisOptions(target: RedisTarget): RedisOptions {

@@ -6,13 +6,13 @@
  * config), and again whenever its Redis connection comes back, which restores schedules a Redis
  * without persistence lost.
  */
-import { Queue } from 'bullmq';
+import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import PQueue from 'p-queue';
 import { OaaError } from '@oaakit/core';
 import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from '@oaakit/runner';
 import type { LoadedConfig, Logger } from '@oaakit/runner';
-import { KEY_PREFIX, RUNS_QUEUE, openRedis } from './connection.js';
+import { openRedis, openRunsQueue } from './connection.js';
 import type { RedisTarget } from './redis-url.js';
 import {
   RETRY_DEFAULTS,
@@ -137,7 +137,7 @@ class RunningScheduler implements FleetScheduler {
 export async function startFleetScheduler(options: FleetSchedulerOptions): Promise<FleetScheduler> {
   await checkScheduledConnectors(options.loaded);
   const redis = await openRedis(options.target);
-  const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
+  const queue = openRunsQueue(redis);
   queue.on('error', (error) =>
     options.logger.warn({ event: 'redis.error', error: error.message }, 'Redis connection problem'),
   );

@@ -11,8 +11,8 @@
  */
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { DelayedError, Queue, WaitingError, Worker } from 'bullmq';
-import type { Job } from 'bullmq';
+import { DelayedError, WaitingError, Worker } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Client } from '@oaakit/client';
 import { isOaaError } from '@oaakit/core';
@@ -25,7 +25,7 @@ import type {
   SecretSources,
   StatusServer,
 } from '@oaakit/runner';
-import { KEY_PREFIX, RUNS_QUEUE, openRedis } from './connection.js';
+import { KEY_PREFIX, RUNS_QUEUE, openRedis, openRunsQueue } from './connection.js';
 import { connectorMatcher } from './connector-pattern.js';
 import { JobScopedBackend, jobCommitted } from './job-scoped-backend.js';
 import { RedisStateBackend } from './redis-state-backend.js';
@@ -364,7 +364,7 @@ export async function startFleetWorker(options: FleetWorkerOptions): Promise<Fle
   // Constructed as soon as the server listens, with no await between: before it answers a request.
   let running!: RunningWorker;
   try {
-    const queue = new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX });
+    const queue = openRunsQueue(redis);
     const metrics = new WorkerMetrics(queue);
     const server = await startStatusServer({
       host: options.host ?? WORKER_DEFAULTS.host,

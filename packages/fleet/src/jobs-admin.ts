@@ -2,13 +2,12 @@
  * What `oaa jobs` does with the runs queue: list and show jobs (failed ones by default: those that
  * exhausted their retries and are kept), retry or remove one, run connectors now, and a summary.
  */
-import { Queue } from 'bullmq';
-import type { Job } from 'bullmq';
+import type { Job, Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { OaaError } from '@oaakit/core';
 import { findConnectorEntry } from '@oaakit/runner';
 import type { LoadedConfig } from '@oaakit/runner';
-import { KEY_PREFIX, RUNS_QUEUE, openRedis } from './connection.js';
+import { openRedis, openRunsQueue } from './connection.js';
 import { FLEET_ERROR_CODES } from './fleet-codes.js';
 import type { RedisTarget } from './redis-url.js';
 import { RETRY_DEFAULTS, RUN_JOB_NAME, connectorOfScheduler, runJobOptions } from './run-jobs.js';
@@ -78,11 +77,7 @@ export class RunsQueue {
   /** Connects; throws `REDIS_UNAVAILABLE` when Redis does not answer. */
   static async open(target: RedisTarget): Promise<RunsQueue> {
     const redis = await openRedis(target);
-    return new RunsQueue(
-      target,
-      redis,
-      new Queue<RunJobData>(RUNS_QUEUE, { connection: redis, prefix: KEY_PREFIX }),
-    );
+    return new RunsQueue(target, redis, openRunsQueue(redis));
   }
 
   private async job(id: string): Promise<Job<RunJobData>> {

@@ -1,10 +1,13 @@
 /**
  * A worker's Prometheus metrics, in a registry of its own (prom-client): runs, failures, durations
- * and bytes per connector (named as the daemon names the same facts: `oaa_connector_*`), and the
+ * and bytes per connector (`oaa_connector_*`; runs, failures and bytes are the series the daemon
+ * serves too, defined once in `@oaakit/runner`'s `ConnectorMetrics`), and the
  * queue's depth and the age of its oldest waiting job, read from Redis at each scrape
  * (`oaa_fleet_*`). Plus prom-client's default process metrics.
  */
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { ConnectorMetrics } from '@oaakit/runner';
+import type { ConnectorRunOutcome } from '@oaakit/runner';
+import { Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Queue } from 'bullmq';
 import type { RunJobData } from './run-jobs.js';
 
@@ -14,38 +17,19 @@ export const QUEUE_STATES = ['waiting', 'delayed', 'active', 'failed', 'complete
 /** The metrics of one worker. */
 export class WorkerMetrics {
   readonly registry = new Registry();
-  private readonly runs: Counter<'connector' | 'status'>;
-  private readonly failures: Counter<'connector' | 'code'>;
+  private readonly shared: ConnectorMetrics;
   private readonly duration: Histogram<'connector'>;
-  private readonly bytes: Counter<'connector' | 'encoding'>;
   private readonly inProgress: Gauge;
 
   constructor(queue: Queue<RunJobData>) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
-    this.runs = new Counter({
-      name: 'oaa_connector_runs_total',
-      help: 'Connector runs this worker finished, by outcome (pushed, skipped, failed, returned)',
-      labelNames: ['connector', 'status'],
-      registers,
-    });
-    this.failures = new Counter({
-      name: 'oaa_connector_failures_total',
-      help: 'Failed connector runs, by error code',
-      labelNames: ['connector', 'code'],
-      registers,
-    });
+    this.shared = new ConnectorMetrics(this.registry);
     this.duration = new Histogram({
       name: 'oaa_connector_run_duration_seconds',
       help: 'Duration of connector runs',
       labelNames: ['connector'],
       buckets: [0.1, 0.5, 1, 5, 15, 60, 300, 900, 3600],
-      registers,
-    });
-    this.bytes = new Counter({
-      name: 'oaa_connector_pushed_bytes_total',
-      help: 'Bytes pushed, as JSON and as gzip',
-      labelNames: ['connector', 'encoding'],
       registers,
     });
     this.inProgress = new Gauge({
@@ -87,17 +71,9 @@ export class WorkerMetrics {
   }
 
   /** Records a finished run; `seconds` its duration, `bytes` what it pushed. */
-  finished(
-    connector: string,
-    outcome: { status: string; seconds: number; code?: string; bytes?: { json: number; compressed: number } },
-  ): void {
+  finished(connector: string, outcome: ConnectorRunOutcome & { seconds: number }): void {
     this.inProgress.dec();
-    this.runs.inc({ connector, status: outcome.status });
+    this.shared.finished(connector, outcome);
     this.duration.observe({ connector }, outcome.seconds);
-    if (outcome.code !== undefined) this.failures.inc({ connector, code: outcome.code });
-    if (outcome.bytes !== undefined) {
-      this.bytes.inc({ connector, encoding: 'json' }, outcome.bytes.json);
-      this.bytes.inc({ connector, encoding: 'gzip' }, outcome.bytes.compressed);
-    }
   }
 }

@@ -112,6 +112,9 @@ export {
 export type { ConnectorPhase } from './daemon/scheduler.js';
 export { DAEMON_RUN_STATUSES, type DaemonRunStatus, type RunRecord } from './daemon/run-record.js';
 
+// The per-connector metrics the daemon and the fleet's workers both serve
+export { ConnectorMetrics, type ConnectorRunOutcome } from './connector-metrics.js';
+
 // The plugin scaffold (`oaa plugins new`) and plugin discovery (`oaa plugins list`)
 export { SCAFFOLD_ERROR_CODES, type ScaffoldErrorCode } from './scaffold/scaffold-codes.js';
 export { pluginNames, type PluginNames } from './scaffold/plugin-name.js';

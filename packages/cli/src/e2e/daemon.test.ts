@@ -140,7 +140,7 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
     );
     expect(m.get(runs('team', 'pushed'))).toBe(1);
     expect(m.get(runs('team', 'skipped'))).toBeGreaterThanOrEqual(1);
-    expect(m.get('oaa_connector_failures_total{connector="team"}')).toBe(0);
+    expect(m.get(runs('team', 'failed'))).toBe(0);
     expect(m.get('oaa_connector_pushed_entities_total{connector="team"}')).toBeGreaterThanOrEqual(3);
     expect(m.get('oaa_connector_pushed_bytes_total{connector="team",encoding="gzip"}')).toBeGreaterThan(0);
     expect(m.get('oaa_connector_last_success_timestamp_seconds{connector="team"}')).toBeGreaterThan(0);
@@ -180,7 +180,7 @@ describe('oaa daemon', { timeout: 120_000 }, () => {
         (x.get(runs('slow', 'pushed')) ?? 0) + (x.get(runs('slow', 'skipped')) ?? 0) >= 2 &&
         (x.get('oaa_connector_overlap_skipped_total{connector="slow"}') ?? 0) >= 2,
     );
-    expect(m.get('oaa_connector_failures_total{connector="slow"}')).toBe(0);
+    expect(m.get(runs('slow', 'failed'))).toBe(0);
     const events = await journal(path);
     // Each extraction ends before the next one starts.
     const pairs = events.slice(0, events.length - (events.length % 2));

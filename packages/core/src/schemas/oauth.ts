@@ -1,7 +1,8 @@
 /**
  * OAuth2 apps, console users and the OAuth2 token answer: the request and response shapes of the
  * emulator's `/_emulator/oauth_apps`, `/_emulator/users` and `/oauth/token` (the spec shows no API for
- * managing apps; the emulator's is documented in docs/emulator.md).
+ * managing apps; the emulator's is documented in packages/emulator/README.md, "OAuth2 apps, users and
+ * the console sign-in"). The PKCE challenge both sides compute is `pkceChallenge` (../oauth/pkce.ts).
  */
 import * as z from 'zod';
 

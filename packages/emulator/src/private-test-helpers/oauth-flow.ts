@@ -2,7 +2,8 @@
  * The set-up the OAuth2 flow tests share: an emulator with a console user, an app registered for
  * `REDIRECT`, headless consent on, and helpers that speak HTTP as a client would.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { pkceChallenge } from '@oaakit/core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startTestEmulator, type TestEmulator } from '../testing/test-emulator.js';
 
@@ -12,7 +13,7 @@ export const PASSWORD = 'consenting adult';
 /** A PKCE verifier and its S256 challenge. */
 export function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: pkceChallenge(verifier) };
 }
 
 /** Registers the set-up's hooks in the calling describe block; the fields fill in before each test. */

@@ -3,7 +3,7 @@
  * form or HTTP Basic) and `GET /oauth/userinfo` (an access token with the `profile` scope). Errors of
  * the token endpoint are RFC 6749 §5.2 bodies: `{ error, error_description }`.
  */
-import { createHash } from 'node:crypto';
+import { pkceChallenge } from '@oaakit/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { principalOf } from '../auth/authorize.js';
 import { allow, OAUTH_TOKEN, PUBLIC } from '../auth/route-access.js';
@@ -80,10 +80,6 @@ function clientCredentials(
   if (form.client_id === undefined) throw new OAuthError('invalid_request', 'client_id is required');
   if (form.client_secret === undefined) throw new OAuthError('invalid_client', 'client_secret is required');
   return { id: form.client_id, secret: form.client_secret, basic: false };
-}
-
-function s256(verifier: string): string {
-  return createHash('sha256').update(verifier, 'ascii').digest('base64url');
 }
 
 /** Registers the token and userinfo endpoints. */
@@ -174,7 +170,7 @@ export function registerOAuthTokenRoutes(app: FastifyInstance, ctx: EmulatorCont
             'invalid_grant',
             'redirect_uri differs from the one of the authorization request',
           );
-        if (!sameSecret(s256(form.code_verifier!), grant.codeChallenge))
+        if (!sameSecret(pkceChallenge(form.code_verifier!), grant.codeChallenge))
           throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
         return issuePair(
           ctx.db,

@@ -2,7 +2,8 @@
  * An OAuth2 login through the emulator's headless consent, for tests of OAuth2 clients: PKCE S256,
  * `/oauth/authorize` answered at once as the auto-consent user, the code exchanged at `/oauth/token`.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { pkceChallenge } from '@oaakit/core';
 import type { OAuthTokenResponse } from '@oaakit/core';
 
 /** Options of {@link oauthLoginForTest}. */
@@ -27,7 +28,7 @@ export async function oauthLoginForTest(options: OAuthTestLogin): Promise<OAuthT
     redirect_uri: options.redirectUri,
     scope: options.scope,
     state,
-    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge: pkceChallenge(verifier),
     code_challenge_method: 'S256',
   });
   const authorize = await fetch(`${options.url}/oauth/authorize?${query.toString()}`, { redirect: 'manual' });

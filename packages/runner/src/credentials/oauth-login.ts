@@ -1,12 +1,13 @@
 /**
  * The OAuth2 login of a native app (RFC 8252): a loopback redirect on 127.0.0.1 and a port picked
- * by the OS, PKCE S256 and a random `state` checked on return (oauth4webapi), the browser opened on
- * the authorization URL (or the URL printed), the code exchanged for tokens.
+ * by the OS, PKCE S256 and a random `state` checked on return (oauth4webapi; the challenge is core's
+ * `pkceChallenge`, the one the emulator checks the verifier against), the browser opened on the
+ * authorization URL (or the URL printed), the code exchanged for tokens.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { OAuthTokens } from '@oaakit/client';
-import { OaaError } from '@oaakit/core';
+import { OaaError, pkceChallenge } from '@oaakit/core';
 import type * as OAuth from 'oauth4webapi';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 
@@ -57,7 +58,7 @@ export async function oauthLogin(options: OAuthLoginOptions): Promise<OAuthToken
   };
   const client: OAuth.Client = { client_id: options.clientId };
   const verifier = oauth.generateRandomCodeVerifier();
-  const challenge = await oauth.calculatePKCECodeChallenge(verifier);
+  const challenge = pkceChallenge(verifier);
   const state = oauth.generateRandomState();
 
   let resolveCallback: (value: URL) => void = () => undefined;

@@ -44,6 +44,7 @@ describe('the /metrics text', () => {
     metrics.connector('hr');
     let s = await samples(metrics);
     expect(s.get('oaa_connector_runs_total{connector="hr",status="pushed"}')).toBe(0);
+    expect(s.get('oaa_connector_runs_total{connector="hr",status="failed"}')).toBe(0);
     expect(s.get('oaa_connector_last_success_timestamp_seconds{connector="hr"}')).toBe(0);
 
     metrics.runFinished('hr', record('pushed', { entities: 12, bytes: { json: 900, compressed: 300 } }));
@@ -52,13 +53,21 @@ describe('the /metrics text', () => {
       'hr',
       record('failed', { error: { code: 'PUSH_FAILED', message: 'x', retryable: true } }),
     );
+    metrics.runFinished(
+      'hr',
+      record('aborted', { error: { code: 'ABORTED', message: 'shutdown', retryable: false } }),
+    );
     metrics.overlapSkipped('hr');
     metrics.reloaded(false);
     Object.assign(queue, { running: 1, queued: 2, stopping: true });
     s = await samples(metrics);
     expect(s.get('oaa_connector_runs_total{connector="hr",status="pushed"}')).toBe(1);
     expect(s.get('oaa_connector_runs_total{connector="hr",status="skipped"}')).toBe(1);
-    expect(s.get('oaa_connector_failures_total{connector="hr"}')).toBe(1);
+    expect(s.get('oaa_connector_runs_total{connector="hr",status="failed"}')).toBe(1);
+    expect(s.get('oaa_connector_runs_total{connector="hr",status="aborted"}')).toBe(1);
+    expect(s.get('oaa_connector_failures_total{connector="hr",code="PUSH_FAILED"}')).toBe(1);
+    // An aborted run is not a failure.
+    expect(s.get('oaa_connector_failures_total{connector="hr",code="ABORTED"}')).toBeUndefined();
     expect(s.get('oaa_connector_pushed_entities_total{connector="hr"}')).toBe(12);
     expect(s.get('oaa_connector_pushed_bytes_total{connector="hr",encoding="gzip"}')).toBe(300);
     expect(s.get('oaa_connector_pushed_bytes_total{connector="hr",encoding="json"}')).toBe(900);

@@ -1,12 +1,14 @@
 /**
  * The daemon's metrics, per connector and for the daemon itself: what `/healthz` reports, and the
  * Prometheus series of `/metrics` in a prom-client registry (the fleet's workers use the same
- * library and the same names for the same facts). They live as long as the process: a config
- * reload keeps them, and a connector removed from the config keeps its series. Every known
- * connector gets every series, at 0 until something happens, so rate() and absence alerts work
- * from the first scrape.
+ * library and the same series for the facts both report: `../connector-metrics.ts`). They live as
+ * long as the process: a config reload keeps them, and a connector removed from the config keeps
+ * its series. Every known connector gets every series at 0 until something happens, so rate() and
+ * absence alerts work from the first scrape; only `oaa_connector_failures_total`, labelled by error
+ * code, appears with the first failure (`oaa_connector_runs_total{status="failed"}` is at 0 before).
  */
 import { Counter, Gauge, Registry } from 'prom-client';
+import { ConnectorMetrics } from '../connector-metrics.js';
 import { DAEMON_RUN_STATUSES } from './run-record.js';
 import type { DaemonRunStatus, RunRecord } from './run-record.js';
 
@@ -55,14 +57,12 @@ export class DaemonMetrics {
   readonly registry = new Registry();
   readonly daemon: DaemonCounters;
   private readonly byConnector = new Map<string, ConnectorCounters>();
-  private readonly runs: Counter<'connector' | 'status'>;
-  private readonly failures: Counter<'connector'>;
+  private readonly shared: ConnectorMetrics;
   private readonly skippedTicks: Counter<'connector'>;
   private readonly lastSuccess: Gauge<'connector'>;
   private readonly lastRunEnd: Gauge<'connector'>;
   private readonly lastRunDuration: Gauge<'connector'>;
   private readonly pushedEntities: Counter<'connector'>;
-  private readonly pushedBytes: Counter<'connector' | 'encoding'>;
   private readonly running: Gauge<'connector'>;
   private readonly reloads: Counter<'result'>;
 
@@ -72,17 +72,7 @@ export class DaemonMetrics {
     this.daemon = { startedAt, reloads: { success: 0, failure: 0 } };
     const registers = [this.registry];
     const perConnector = { labelNames: ['connector'] as const, registers };
-    this.runs = new Counter({
-      name: 'oaa_connector_runs_total',
-      help: 'Finished runs of the connector, by status (pushed, skipped = unchanged, failed, aborted)',
-      labelNames: ['connector', 'status'],
-      registers,
-    });
-    this.failures = new Counter({
-      name: 'oaa_connector_failures_total',
-      help: 'Runs of the connector that failed with an error (aborted runs are not counted)',
-      ...perConnector,
-    });
+    this.shared = new ConnectorMetrics(this.registry);
     this.skippedTicks = new Counter({
       name: 'oaa_connector_overlap_skipped_total',
       help: "Scheduled ticks skipped because the connector's previous run had not finished",
@@ -107,12 +97,6 @@ export class DaemonMetrics {
       name: 'oaa_connector_pushed_entities_total',
       help: 'Entities (all kinds) in the payloads the connector pushed',
       ...perConnector,
-    });
-    this.pushedBytes = new Counter({
-      name: 'oaa_connector_pushed_bytes_total',
-      help: 'Bytes of the payloads the connector pushed, as JSON and as gzip',
-      labelNames: ['connector', 'encoding'],
-      registers,
     });
     this.running = new Gauge({
       name: 'oaa_connector_running',
@@ -165,13 +149,10 @@ export class DaemonMetrics {
       counters = { runs: emptyRuns(), overlapSkipped: 0, lastSuccessAt: undefined, lastRun: undefined };
       this.byConnector.set(id, counters);
       const connector = { connector: id };
-      for (const status of DAEMON_RUN_STATUSES) this.runs.inc({ connector: id, status }, 0);
-      for (const counter of [this.failures, this.skippedTicks, this.pushedEntities])
-        counter.inc(connector, 0);
+      this.shared.startAtZero(id, DAEMON_RUN_STATUSES);
+      for (const counter of [this.skippedTicks, this.pushedEntities]) counter.inc(connector, 0);
       for (const gauge of [this.lastSuccess, this.lastRunEnd, this.lastRunDuration, this.running])
         gauge.set(connector, 0);
-      this.pushedBytes.inc({ connector: id, encoding: 'json' }, 0);
-      this.pushedBytes.inc({ connector: id, encoding: 'gzip' }, 0);
     }
     return counters;
   }
@@ -187,8 +168,12 @@ export class DaemonMetrics {
     c.runs[record.status] += 1;
     c.lastRun = record;
     this.running.set(connector, 0);
-    this.runs.inc({ connector: id, status: record.status });
-    if (record.status === 'failed') this.failures.inc(connector);
+    this.shared.finished(id, {
+      status: record.status,
+      // An aborted run carries an error code too, but is not a failure.
+      ...(record.status === 'failed' ? { code: record.error?.code ?? 'UNEXPECTED' } : {}),
+      ...(record.status === 'pushed' && record.bytes !== undefined ? { bytes: record.bytes } : {}),
+    });
     this.lastRunEnd.set(connector, Date.parse(record.finishedAt) / 1000);
     this.lastRunDuration.set(connector, record.durationMs / 1000);
     if (record.status === 'pushed' || record.status === 'skipped') {
@@ -197,8 +182,6 @@ export class DaemonMetrics {
     }
     if (record.status === 'pushed') {
       this.pushedEntities.inc(connector, record.entities ?? 0);
-      this.pushedBytes.inc({ connector: id, encoding: 'json' }, record.bytes?.json ?? 0);
-      this.pushedBytes.inc({ connector: id, encoding: 'gzip' }, record.bytes?.compressed ?? 0);
     }
   }
 

@@ -4,9 +4,10 @@
  * HTTP receiver, the code is exchanged with fetch), use the token, revoke the app in the console
  * and see the token fail.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pkceChallenge } from '@oaakit/core';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_USER, launchBrowser, screenshot, signIn } from '../../private-test-helpers/browser.js';
@@ -46,7 +47,7 @@ async function redirectReceiver(): Promise<{
 
 function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: pkceChallenge(verifier) };
 }
 
 describe('OAuth2 apps in the console', () => {

@@ -37,7 +37,17 @@ function commonPrefix(a: string, b: string): number {
   return n;
 }
 
-/** The recorded request most like `method url`: same method first, then the longest common URL start. */
+function commonSuffix(a: string, b: string): number {
+  let n = 0;
+  while (n < a.length && n < b.length && a[a.length - 1 - n] === b[b.length - 1 - n]) n++;
+  return n;
+}
+
+/**
+ * The recorded request most like `method url`: the same method first, then the longest common start
+ * of the URL, then the longest common end; of equals the one recorded last (a run that read one page
+ * further than the recording is shown the last page recorded).
+ */
 function nearest(
   scrubber: Scrubber,
   entries: readonly HarEntry[],
@@ -45,12 +55,16 @@ function nearest(
   url: string,
 ): HarEntry | undefined {
   let best: HarEntry | undefined;
-  let bestScore = -1;
+  let bestScore: number[] = [];
   for (const entry of entries) {
-    const score =
-      (entry.request.method.toUpperCase() === method ? 1_000_000 : 0) +
-      commonPrefix(scrubber.url(entry.request.url), url);
-    if (score > bestScore) {
+    const recorded = scrubber.url(entry.request.url);
+    const score = [
+      entry.request.method.toUpperCase() === method ? 1 : 0,
+      commonPrefix(recorded, url),
+      commonSuffix(recorded, url),
+    ];
+    const i = score.findIndex((v, k) => v !== bestScore[k]);
+    if (best === undefined || i < 0 || (score[i] ?? 0) > (bestScore[i] ?? 0)) {
       best = entry;
       bestScore = score;
     }

@@ -42,8 +42,9 @@ beforeEach(async () => {
     plugin: fixture('http-roster'),
     provider: 'Roster',
     dataSource: id,
-    config: { url: origin },
+    config: { url: origin, clientId: 'roster-client-17' },
     secrets: { token: 'env:ROSTER_TOKEN' },
+    record: { scrubFields: ['X-Client-Id'] },
   }));
   await writeFile(join(work.dir, 'oaa.config.json'), JSON.stringify({ connectors }));
 });
@@ -64,12 +65,13 @@ function closeSource(): Promise<void> {
 const run = (args: string[]) => oaa(['run', ...args], { cwd: work.dir, env: { ROSTER_TOKEN: TOKEN } });
 
 describe('oaa run --record and --replay', () => {
-  it('records the source without its token, then replays the run to the same digest with the source gone', async () => {
+  it('records the source without its token or the configured fields, then replays the run to the same digest with the source gone', async () => {
     const har = join(work.dir, 'team.har');
     const recorded = await run(['--connector', 'team', '--dry-run', '--json', '--record', har]);
     expect(recorded.code).toBe(0);
     const file = await readFile(har, 'utf8');
     expect(file).not.toContain(TOKEN);
+    expect(file).not.toContain('roster-client-17');
     expect(file).toContain(`${origin}/users?page=2`);
     await closeSource();
 

@@ -5,6 +5,13 @@ import { CONNECTOR_API_VERSION, defineConnector, z } from '@oaakit/core';
 const configSchema = z.strictObject({
   /** Base URL of the source: `GET {url}/users?page=N` answers `{ "users": [...], "next": N+1 | null }`. */
   url: z.string(),
+  /** Sent as the `x-client-id` header: an identifier a recording may be told to scrub. */
+  clientId: z.string().default('http-roster'),
+});
+
+const headers = (ctx) => ({
+  authorization: `Bearer ${ctx.secrets.token}`,
+  'x-client-id': ctx.config.clientId,
 });
 
 export default defineConnector({
@@ -16,16 +23,12 @@ export default defineConnector({
   configSchema,
   secrets: [{ name: 'token', description: 'bearer token of the source' }],
   async check(ctx) {
-    await ctx.http.json(`${ctx.config.url}/users?page=1`, {
-      headers: { authorization: `Bearer ${ctx.secrets.token}` },
-    });
+    await ctx.http.json(`${ctx.config.url}/users?page=1`, { headers: headers(ctx) });
   },
   async extract(ctx) {
     const names = [];
     for (let page = 1; page !== null;) {
-      const body = await ctx.http.json(`${ctx.config.url}/users?page=${page}`, {
-        headers: { authorization: `Bearer ${ctx.secrets.token}` },
-      });
+      const body = await ctx.http.json(`${ctx.config.url}/users?page=${page}`, { headers: headers(ctx) });
       names.push(...body.users);
       page = body.next;
     }

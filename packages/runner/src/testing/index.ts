@@ -8,12 +8,22 @@ export { parseMetrics, readMetrics } from './metrics.js';
 export { writeHashSnapshot } from './hash-snapshot.js';
 export {
   HarRecorder,
+  SCRUBBED,
   readHar,
   recordingFetch,
   replayFetch,
   type Har,
+  type HarContent,
+  type HarCookie,
+  type HarCreator,
   type HarEntry,
+  type HarLog,
+  type HarNameValue,
+  type HarPostData,
   type HarRecorderOptions,
+  type HarRequest,
+  type HarResponse,
   type HarScrub,
+  type HarTimings,
   type ReplayFetchOptions,
 } from '../har/index.js';

@@ -13,6 +13,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { OaaError } from '@oaakit/core';
 import { StateStore, loadConfig, runConfiguredConnector, runConnector } from '@oaakit/runner';
 import { readHar, replayFetch } from '@oaakit/runner/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -137,5 +138,26 @@ describe('recorded SCIM sources', () => {
     });
     expect(replayed.digest).toBe(digest);
     expect(replayed.counts.local_users).toBe(4);
+  });
+
+  it('fails a replay that asks what the recording lacks, naming the request and the file, not retryable', async () => {
+    const error = await runConnector({
+      connector: scimAppConnector,
+      // Pages of 3: the recording holds pages of 2.
+      config: { ...RECORDED_SOURCE.config, pageSize: 3 },
+      secrets: RECORDED_SOURCE.secrets,
+      provider: 'Wiki',
+      dataSource: 'Wiki (SCIM)',
+      state: new StateStore(join(dir, 'state')),
+      dryRun: true,
+      sourceFetch: replayFetch(await readHar(RECORDED_SOURCE.file), { file: RECORDED_SOURCE.file }),
+    }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'EXTRACT_FAILED', retryable: false });
+    expect((error as Error).message).toContain(
+      `no recorded answer for GET https://scim.example.test/scim/v2/Users?startIndex=1&count=3 in ${RECORDED_SOURCE.file}`,
+    );
+    expect((error as OaaError).hints).toEqual(
+      expect.arrayContaining([expect.stringContaining('record again')]),
+    );
   });
 });

@@ -41,6 +41,9 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf(new OaaError('x', { code: 'PROVIDER_NOT_FOUND' }))).toBe(EXIT.NOT_FOUND);
     expect(exitCodeOf(new OaaError('x', { code: 'EXTRACT_FAILED' }))).toBe(EXIT.CONNECTOR);
     expect(exitCodeOf(new OaaError('x', { code: 'CHECK_FAILED' }))).toBe(EXIT.CONNECTOR);
+    expect(exitCodeOf(new OaaError('x', { code: 'SOURCE_CREDENTIALS_REFUSED' }))).toBe(EXIT.CONNECTOR);
+    expect(exitCodeOf(new OaaError('x', { code: 'REPLAY_UNMATCHED' }))).toBe(EXIT.CONNECTOR);
+    expect(exitCodeOf(new OaaError('x', { code: 'HAR_INVALID' }))).toBe(EXIT.USAGE);
     expect(exitCodeOf(new OaaError('x', { code: 'STATE_LOCKED' }))).toBe(EXIT.STATE);
     expect(exitCodeOf(new OaaError<string>('x', { code: 'SOMETHING_NEW' }))).toBe(EXIT.ERROR);
     expect(exitCodeOf(new Error('bug'))).toBe(EXIT.ERROR);

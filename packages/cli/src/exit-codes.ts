@@ -95,6 +95,12 @@ const BY_CODE = {
   STATE_VALUE_INVALID: EXIT.CONNECTOR,
   SOURCE_HTTP_ERROR: EXIT.CONNECTOR,
   SOURCE_NETWORK_ERROR: EXIT.CONNECTOR,
+  // A source refusing the connector's secrets fails the connector (its check or extract wraps it).
+  SOURCE_CREDENTIALS_REFUSED: EXIT.CONNECTOR,
+  // The run asked for a request the replayed recording does not have: the connector cannot go on.
+  REPLAY_UNMATCHED: EXIT.CONNECTOR,
+  // The file of --replay cannot be used.
+  HAR_INVALID: EXIT.USAGE,
   DELETION_GUARD: EXIT.GUARD,
   PUSH_FAILED: EXIT.SERVICE,
   TARGET_REFUSED: EXIT.CONFIG,

@@ -35,6 +35,19 @@ export const RUNNER_ERROR_CODES = {
   SOURCE_HTTP_ERROR: 'SOURCE_HTTP_ERROR',
   /** A connector's `ctx.http` call got no answer. */
   SOURCE_NETWORK_ERROR: 'SOURCE_NETWORK_ERROR',
+  /**
+   * The connector's source refused its credentials: `ctx.http` was answered 401 or 403
+   * (`details.status`). Connectors of other sources (databases, directories) throw it too when the
+   * source refuses what they sign in with. Not retryable; the message never holds the credential.
+   */
+  SOURCE_CREDENTIALS_REFUSED: 'SOURCE_CREDENTIALS_REFUSED',
+  /**
+   * A replayed run (`oaa run --replay`) made a source request its HAR file has no answer for;
+   * `details` names the method, the URL (scrubbed), the file and the nearest recorded request.
+   */
+  REPLAY_UNMATCHED: 'REPLAY_UNMATCHED',
+  /** A HAR file to replay cannot be read, is not JSON, or is not HAR 1.2 (`details.violations`). */
+  HAR_INVALID: 'HAR_INVALID',
   /** The connector threw while extracting. */
   EXTRACT_FAILED: 'EXTRACT_FAILED',
   /** The push would remove more identities than the configured share allows. */

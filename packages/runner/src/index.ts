@@ -86,6 +86,30 @@ export {
   type RunConfiguredOptions,
 } from './run-configured.js';
 
+// Recorded sources (`oaa run --record` / `--replay`)
+export {
+  HAR_CREATOR,
+  HarRecorder,
+  SCRUBBED,
+  readHar,
+  recordingFetch,
+  replayFetch,
+  type Har,
+  type HarContent,
+  type HarCookie,
+  type HarCreator,
+  type HarEntry,
+  type HarLog,
+  type HarNameValue,
+  type HarPostData,
+  type HarRecorderOptions,
+  type HarRequest,
+  type HarResponse,
+  type HarScrub,
+  type HarTimings,
+  type ReplayFetchOptions,
+} from './har/index.js';
+
 // The scheduled daemon (`oaa daemon`)
 export { type DaemonSettings, type DaemonSettingsInput } from './config/daemon-schema.js';
 export { DAEMON_ERROR_CODES, type DaemonErrorCode } from './daemon/daemon-codes.js';

@@ -115,16 +115,20 @@ export async function runConfiguredConnector(options: RunConfiguredOptions): Pro
     state: options.state ?? new StateStore(loaded.stateDir),
     baseDir: loaded.dir,
     ...(maxDeletionShare === undefined ? {} : { maxDeletionShare }),
+    ...(entry.record?.scrubFields === undefined ? {} : { scrubFields: entry.record.scrubFields }),
   });
 }
 
 /** Options of {@link checkConfiguredConnector}. */
 export type CheckConfiguredOptions = Pick<
   RunConfiguredOptions,
-  'loaded' | 'connectorId' | 'logger' | 'signal' | 'secretSources' | 'state'
+  'loaded' | 'connectorId' | 'logger' | 'signal' | 'secretSources' | 'state' | 'record' | 'replay'
 >;
 
-/** Loads the plugin, resolves the secrets and runs the connector's `check` (`oaa run --check`). */
+/**
+ * Loads the plugin, resolves the secrets and runs the connector's `check` (`oaa run --check`),
+ * recording or replaying its source when asked (`record`, `replay`).
+ */
 export async function checkConfiguredConnector(options: CheckConfiguredOptions): Promise<CheckResult> {
   const { loaded, connectorId } = options;
   const { entry, index } = findConnectorEntry(loaded, connectorId);
@@ -148,6 +152,9 @@ export async function checkConfiguredConnector(options: CheckConfiguredOptions):
     baseDir: loaded.dir,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.record === undefined ? {} : { record: options.record }),
+    ...(options.replay === undefined ? {} : { replay: options.replay }),
+    ...(entry.record?.scrubFields === undefined ? {} : { scrubFields: entry.record.scrubFields }),
   });
 }
 

@@ -71,6 +71,12 @@ describe('auth against SCIMMY', () => {
       details: { status: 401 },
       hints: [expect.stringMatching(/secret "credential" \(the bearer token\)/)],
     });
+    // What ctx.http threw: the source refused the credentials.
+    expect((error as OaaError).cause).toMatchObject({
+      code: 'SOURCE_CREDENTIALS_REFUSED',
+      retryable: false,
+      details: { status: 401 },
+    });
     expect(visible(error)).not.toContain('wrong-token-1234');
   });
 

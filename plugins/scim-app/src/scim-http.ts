@@ -3,7 +3,7 @@
  * Retry-After), with the configured auth. Failures become errors that name the URL and the status
  * and never the credential.
  */
-import { OaaError, type ConnectorContext, type SourceRequestInit } from '@oaakit/core';
+import { OaaError, isOaaError, type ConnectorContext, type SourceRequestInit } from '@oaakit/core';
 import { CREDENTIAL_SECRET, type ScimAppConfig, type ScimAuth } from './config.js';
 import type { ScimAppErrorCode } from './error-codes.js';
 
@@ -101,6 +101,8 @@ function requestFailed(url: URL, auth: ScimAuth, err: unknown): OaaError<ScimApp
     hints.push(
       'check baseUrl: it should be the SCIM base URL (without /Users), e.g. https://app.example.com/scim/v2',
     );
+  // A replay (oaa run --replay) without this request: its own hints say what to do.
+  else if (isOaaError(err) && err.code === 'REPLAY_UNMATCHED') hints.push(...err.hints);
   else if (status === undefined) hints.push('check that baseUrl is reachable from this machine');
   const reason =
     status === undefined
@@ -109,7 +111,8 @@ function requestFailed(url: URL, auth: ScimAuth, err: unknown): OaaError<ScimApp
   return new OaaError<ScimAppErrorCode>(`SCIM request GET ${url.href} ${reason}`, {
     code: 'SCIM_REQUEST_FAILED',
     cause: err,
-    retryable: status === undefined || status === 429 || status >= 500,
+    // ctx.http's verdict when it has one (a replay's unmatched request will not be answered later).
+    retryable: isOaaError(err) ? err.retryable : status === undefined || status === 429 || status >= 500,
     details: status === undefined ? { url: url.href } : { url: url.href, status },
     hints,
   });

@@ -11,6 +11,36 @@ import { ServiceCommand } from '../service-command.js';
 /** Warnings listed per connector for a human; the rest are counted. */
 const MAX_WARNING_LINES = 50;
 
+/** `--record FILE` or `--replay FILE`, as run options. */
+type SourceFlags = { record: string } | { replay: string } | Record<never, never>;
+
+/**
+ * The run options of `--record` and `--replay`: not both, and for one connector (a file holds the
+ * source of one connector).
+ */
+function sourceFlags(
+  flags: { record?: string | undefined; replay?: string | undefined },
+  connectorIds: readonly string[],
+): SourceFlags {
+  const { record, replay } = flags;
+  if (record !== undefined && replay !== undefined) {
+    throw new OaaError('--record and --replay cannot be given together', {
+      code: 'USAGE',
+      hints: ['record the source with --record FILE, then run again from the recording with --replay FILE'],
+    });
+  }
+  const flag = record !== undefined ? '--record' : replay !== undefined ? '--replay' : undefined;
+  if (flag !== undefined && connectorIds.length !== 1) {
+    throw new OaaError(`${flag} needs exactly one connector`, {
+      code: 'USAGE',
+      hints: ['pick one with --connector ID'],
+    });
+  }
+  if (record !== undefined) return { record };
+  if (replay !== undefined) return { replay };
+  return {};
+}
+
 /** `oaa run`: runs the connectors of a config file once. */
 export default class Run extends ServiceCommand {
   static override summary = 'Run the connectors of a config file once.';
@@ -26,6 +56,12 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
     {
       description: 'What would change, without pushing',
       command: '<%= config.bin %> <%= command.id %> --connector hr --dry-run',
+    },
+    {
+      description:
+        "Record the connector's source requests and answers (secrets scrubbed), then run again from the recording",
+      command:
+        '<%= config.bin %> <%= command.id %> --connector hr --record hr-source.har\n<%= config.bin %> <%= command.id %> --connector hr --replay hr-source.har --dry-run',
     },
     {
       description: 'CI: fail on warnings, keep a report',
@@ -60,6 +96,14 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
       min: 0,
       max: 3600,
     }),
+    record: Flags.string({
+      description:
+        "record every request the connector makes to its source, and the answers, in this HAR file (written when the run ends, whether it succeeded or not; credential headers, the connector's secrets and the config entry's record.scrubFields are scrubbed); one connector only",
+    }),
+    replay: Flags.string({
+      description:
+        "answer the connector's source requests from this HAR file (one --record wrote) instead of the source; a request it has no answer for fails the connector; one connector only",
+    }),
     check: Flags.boolean({
       description:
         'only check each connector: its config, its secrets and its own reachability check; push nothing',
@@ -74,7 +118,8 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
     const { createRunLogger } = await import('../run/run-logger.js');
     const loaded = await loadConfig(flags.config === undefined ? {} : { path: flags.config });
     const connectorIds = flags.connector ?? loaded.config.connectors.map((c) => c.id);
-    if (flags.check) return { checks: await this.check(loaded, connectorIds) };
+    const source = sourceFlags(flags, connectorIds);
+    if (flags.check) return { checks: await this.check(loaded, connectorIds, source) };
     if (flags['save-payload'] !== undefined && connectorIds.length !== 1) {
       throw new OaaError('--save-payload needs exactly one connector', {
         code: 'USAGE',
@@ -99,6 +144,7 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
         force: flags.force,
         awaitParse: flags['parse-timeout'] === 0 ? false : { timeoutMs: flags['parse-timeout'] * 1000 },
         ...(flags['save-payload'] === undefined ? {} : { savePayload: flags['save-payload'] }),
+        ...source,
         signal: this.signal,
         onProgress: (event) => progress.onProgress(event),
       });
@@ -118,11 +164,15 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
   }
 
   /** `--check`: each connector's config, secrets and own check, one line each; the first failure stops. */
-  private async check(loaded: LoadedConfig, connectorIds: string[]): Promise<CheckResult[]> {
+  private async check(
+    loaded: LoadedConfig,
+    connectorIds: string[],
+    source: SourceFlags,
+  ): Promise<CheckResult[]> {
     const { checkConfiguredConnector } = await import('@oaakit/runner');
     const checks: CheckResult[] = [];
     for (const connectorId of connectorIds) {
-      const result = await checkConfiguredConnector({ loaded, connectorId, signal: this.signal });
+      const result = await checkConfiguredConnector({ loaded, connectorId, signal: this.signal, ...source });
       checks.push(result);
       this.log(
         result.checked

@@ -67,6 +67,16 @@ describe('config file', () => {
     expect(config.connectors[0]?.secrets).toEqual({ a: 'env:HR_TOKEN', b: 'keychain:hr/api' });
   });
 
+  it('takes the fields a recording scrubs, and names a wrong record section', () => {
+    const config = parseConfig({ connectors: [{ ...entry, record: { scrubFields: ['password'] } }] });
+    expect(config.connectors[0]?.record).toEqual({ scrubFields: ['password'] });
+    const error = failure(() =>
+      parseConfig({ connectors: [{ ...entry, record: { scrubFields: 'password', scrub: [] } }] }),
+    );
+    expect(error.message).toContain('connectors[0].record.scrubFields: must be a list, not a string');
+    expect(error.message).toContain('connectors[0].record.scrub: unknown key; allowed here: scrubFields');
+  });
+
   it('checks cron schedules, time zones, shares and duplicate ids', () => {
     const error = failure(() =>
       parseConfig({

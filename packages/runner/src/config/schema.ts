@@ -77,6 +77,18 @@ export const connectorEntrySchema = z
         description:
           'Largest share (0..1) of last push identities a run may remove without --force; default 0.2',
       }),
+    record: z
+      .strictObject({
+        scrubFields: z.array(z.string().min(1, { error: 'must not be empty' })).meta({
+          description:
+            'Names whose values are replaced by [scrubbed]: JSON body fields (at any depth), query and form parameters, headers',
+        }),
+      })
+      .optional()
+      .meta({
+        description:
+          "Recordings of this connector's source (oaa run --record) and their replays (--replay); the connector's secrets and credential headers are always scrubbed",
+      }),
   })
   .meta({
     description: 'A connector: which plugin, with which config, pushes into which provider and data source',

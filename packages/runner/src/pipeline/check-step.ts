@@ -6,6 +6,7 @@ import { silentLogger } from '../logger.js';
 import type { StateStore } from '../state/state-store.js';
 import { createConnectorContext, createConnectorState } from './connector-context.js';
 import { abortedRun, parseConnectorConfig } from './extract-step.js';
+import { openSource } from './source-recording.js';
 import { wrapCause } from './wrap-cause.js';
 
 /** Options of {@link checkConnector}. */
@@ -20,6 +21,12 @@ export interface CheckConnectorOptions {
   logger?: Logger;
   signal?: AbortSignal;
   sourceFetch?: typeof globalThis.fetch;
+  /** Records the check's source requests in this HAR file (see `RunFlags.record`). */
+  record?: string;
+  /** Answers the check's source requests from this HAR file (see `RunFlags.replay`). */
+  replay?: string;
+  /** See `RunConnectorOptions.scrubFields`. */
+  scrubFields?: readonly string[];
   /** Where relative paths in the connector's config are resolved from; default the working directory. */
   baseDir?: string;
 }
@@ -33,8 +40,9 @@ export interface CheckResult {
 }
 
 /**
- * Checks the config against the connector's schema and runs its `check(ctx)` if it has one. Throws
- * `CONFIG_INVALID`, `CHECK_FAILED` (naming the connector, the cause attached) or `ABORTED`.
+ * Checks the config against the connector's schema and runs its `check(ctx)` if it has one, recording
+ * or replaying its source when asked. Throws `CONFIG_INVALID`, `CHECK_FAILED` (naming the connector,
+ * the cause attached), `ABORTED` or `HAR_INVALID`.
  */
 export async function checkConnector(options: CheckConnectorOptions): Promise<CheckResult> {
   const started = Date.now();
@@ -46,28 +54,40 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
     options.configKeyPath ?? 'config',
     connectorId,
   );
-  if (connector.check === undefined) return { connectorId, checked: false, durationMs: Date.now() - started };
+  const source = await openSource(
+    options,
+    `check of connector "${connectorId}" (plugin ${connector.id} ${connector.version})`,
+  );
+  if (connector.check === undefined) {
+    await source.succeeded('the connector has no check of its own');
+    return { connectorId, checked: false, durationMs: Date.now() - started };
+  }
   const signal = options.signal ?? new AbortController().signal;
   const saved = (await options.state?.read(connectorId))?.connectorState ?? {};
+  const logger = (options.logger ?? silentLogger()).child({ connector: connectorId });
   const ctx = createConnectorContext({
     config,
     secrets: options.secrets ?? {},
-    logger: (options.logger ?? silentLogger()).child({ connector: connectorId }),
+    logger,
     signal,
     state: createConnectorState(saved).state,
     progress: { start: () => undefined, tick: () => undefined },
     baseDir: options.baseDir,
-    ...(options.sourceFetch ? { fetch: options.sourceFetch } : {}),
+    ...(source.fetch ? { fetch: source.fetch } : {}),
   });
   try {
     await connector.check(ctx);
   } catch (cause) {
-    if (signal.aborted) throw abortedRun(connectorId, cause);
-    throw wrapCause(cause, {
-      code: RUNNER_ERROR_CODES.CHECK_FAILED,
-      message: `connector "${connectorId}" (plugin ${connector.id}): check failed`,
-      details: { connectorId },
-    });
+    const error = signal.aborted
+      ? abortedRun(connectorId, cause)
+      : wrapCause(cause, {
+          code: RUNNER_ERROR_CODES.CHECK_FAILED,
+          message: `connector "${connectorId}" (plugin ${connector.id}): check failed`,
+          details: { connectorId },
+        });
+    await source.failed(error, logger);
+    throw error;
   }
+  await source.succeeded('checked');
   return { connectorId, checked: true, durationMs: Date.now() - started };
 }

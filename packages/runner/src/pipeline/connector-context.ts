@@ -57,6 +57,7 @@ export function createConnectorContext<Config>(
     http: createSourceHttp({
       signal: options.signal,
       logger: options.logger,
+      secrets: Object.values(options.secrets),
       ...(options.fetch ? { fetch: options.fetch } : {}),
     }),
     progress: options.progress,

@@ -17,6 +17,7 @@ import { readThrough, savePayloadFile } from './payload-bytes.js';
 import { pushAndCommit } from './push-step.js';
 import type { RunConnectorOptions, RunResult } from './run-types.js';
 import { timing } from './run-scope.js';
+import { openSource } from './source-recording.js';
 import type { RunScope } from './run-scope.js';
 import { asRunError, startPass } from './streamed-pass.js';
 
@@ -102,7 +103,9 @@ async function dryRun(
  * Runs a connector once. Throws `OaaError`s with stable codes: `CONFIG_INVALID`, `STATE_LOCKED`,
  * `EXTRACT_FAILED`, `VALIDATION_FAILED` (a `ValidationError` listing every violation),
  * `DELETION_GUARD`, `PUSH_FAILED`, `TARGET_REFUSED`, `PAYLOAD_REFUSED`, `CREDENTIALS_REFUSED`, `ABORTED`,
- * `TARGET_MISSING`, `STATE_CORRUPT`.
+ * `TARGET_MISSING`, `STATE_CORRUPT`, `HAR_INVALID` (the file of `replay` or `record` cannot be used).
+ * With `record`, the source requests are written to that HAR file when the run ends, whether it
+ * succeeded or failed; with `replay`, they are answered from one.
  *
  * @example
  * const result = await runConnector({ connector, config, provider: 'HR', dataSource: 'HR prod', client, state: new StateStore(dir) });
@@ -110,15 +113,6 @@ async function dryRun(
  */
 export async function runConnector(options: RunConnectorOptions): Promise<RunResult> {
   const connectorId = options.connectorId ?? options.connector.id;
-  const signal = options.signal ?? new AbortController().signal;
-  const scope: RunScope = {
-    options,
-    connectorId,
-    logger: (options.logger ?? silentLogger()).child({ connector: connectorId }),
-    signal,
-    emit: (event) => options.onProgress?.({ connectorId, ...event }),
-    started: new Date(),
-  };
   if (!options.dryRun && options.client === undefined) {
     throw new OaaError(`connector "${connectorId}": no service to push to`, {
       code: RUNNER_ERROR_CODES.TARGET_MISSING,
@@ -127,6 +121,34 @@ export async function runConnector(options: RunConnectorOptions): Promise<RunRes
       ],
     });
   }
+  const { connector } = options;
+  const source = await openSource(
+    options,
+    `run of connector "${connectorId}" (plugin ${connector.id} ${connector.version})`,
+  );
+  const signal = options.signal ?? new AbortController().signal;
+  const scope: RunScope = {
+    options: source.fetch === undefined ? options : { ...options, sourceFetch: source.fetch },
+    connectorId,
+    logger: (options.logger ?? silentLogger()).child({ connector: connectorId }),
+    signal,
+    emit: (event) => options.onProgress?.({ connectorId, ...event }),
+    started: new Date(),
+  };
+  let result: RunResult;
+  try {
+    result = await runLocked(scope);
+  } catch (error) {
+    await source.failed(error, scope.logger);
+    throw error;
+  }
+  await source.succeeded(result.status);
+  return result;
+}
+
+/** The run under its state lock (none for a dry run). */
+async function runLocked(scope: RunScope): Promise<RunResult> {
+  const { options, connectorId, signal } = scope;
   let lock: HeldLock | undefined;
   try {
     if (!options.dryRun) {

@@ -81,6 +81,17 @@ export interface RunFlags {
    * `false` skips it. A push the service reports as failed fails the run.
    */
   awaitParse?: AwaitParseOptions | false;
+  /**
+   * Records every request the connector makes to its source, and the answers, in this HAR file,
+   * written when the run ends, whether it succeeded or failed (`log.comment` says which). Credential
+   * headers, the connector's secret values and the `scrubFields` are scrubbed. Not with `replay`.
+   */
+  record?: string;
+  /**
+   * Answers the connector's source requests from this HAR file (one `record` wrote) instead of the
+   * source; a request it has no answer for fails the run with `REPLAY_UNMATCHED`. Not with `record`.
+   */
+  replay?: string;
   signal?: AbortSignal;
   onProgress?: (event: RunProgressEvent) => void;
 }
@@ -113,8 +124,14 @@ export interface RunConnectorOptions extends RunFlags {
   state: StateStore;
   logger?: Logger;
   push?: PushSettings;
-  /** fetch of the connector's `ctx.http`; default the global one. */
+  /** fetch of the connector's `ctx.http`; default the global one. `replay` replaces it, `record` wraps it. */
   sourceFetch?: typeof globalThis.fetch;
+  /**
+   * Names whose values `record` scrubs besides the secrets (JSON body fields, query and form
+   * parameters, headers), and `replay` scrubs from each request before matching it: the config
+   * entry's `record.scrubFields`.
+   */
+  scrubFields?: readonly string[];
   /** Where relative paths in the connector's config are resolved from; default the working directory. */
   baseDir?: string;
 }

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { OaaError } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { silentLogger } from '../logger.js';
 import { createSourceHttp } from './source-http.js';
@@ -26,8 +27,8 @@ afterEach(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const http = () =>
-  createSourceHttp({ signal: new AbortController().signal, logger: silentLogger(), minDelayMs: 1 });
+const http = (secrets: string[] = []) =>
+  createSourceHttp({ signal: new AbortController().signal, logger: silentLogger(), minDelayMs: 1, secrets });
 
 describe('ctx.http of a connector', () => {
   it('retries 429 and 503 (honouring Retry-After) and returns the JSON body', async () => {
@@ -59,4 +60,31 @@ describe('ctx.http of a connector', () => {
     });
     expect(seen).toBe(2);
   });
+
+  it.each([401, 403])(
+    'refuses the credentials on %i: SOURCE_CREDENTIALS_REFUSED, not retried, no secret in the error',
+    async (status) => {
+      answers = [{ status, body: '{"detail":"token s3cr3t-token is not valid"}' }];
+      const error = await http(['s3cr3t-token'])
+        .request(`${base}/users?access_token=s3cr3t-token`, {
+          headers: { authorization: 'Bearer s3cr3t-token' },
+          retries: 3,
+        })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({
+        code: 'SOURCE_CREDENTIALS_REFUSED',
+        retryable: false,
+        message: `GET ${base}/users answered ${status}: the source refused the connector's credentials`,
+        details: {
+          status,
+          method: 'GET',
+          url: `${base}/users`,
+          body: '{"detail":"token [scrubbed] is not valid"}',
+        },
+      });
+      expect(JSON.stringify(error)).not.toContain('s3cr3t');
+      expect((error as OaaError).hints.join(' ')).not.toContain('s3cr3t');
+      expect(seen).toBe(1);
+    },
+  );
 });

@@ -5,3 +5,11 @@ export { testContext, type TestContext, type TestContextOptions, type TestLogLin
 export { stateFiles } from './state-files.js';
 export { parseMetrics, readMetrics } from './metrics.js';
 export { writeHashSnapshot } from './hash-snapshot.js';
+export { runAcceptance, type RunAcceptanceOptions } from './run-acceptance.js';
+export {
+  ACCEPTANCE_CHECKS,
+  type AcceptanceCheckName,
+  type AcceptanceCheckResult,
+  type AcceptanceOptions,
+  type AcceptanceReport,
+} from '../acceptance/types.js';

@@ -43,6 +43,7 @@ export interface AcceptanceOptions {
 
 /** What one check found. */
 export interface AcceptanceCheckResult {
+  /** Which check. */
   name: AcceptanceCheckName;
   /** False only when the check failed: a skipped check is ok. */
   ok: boolean;
@@ -58,15 +59,19 @@ export interface AcceptanceCheckResult {
 
 /** What `runAcceptanceChecks` returns; JSON as it is (`oaa plugins test --json`). */
 export interface AcceptanceReport {
+  /** The connector checked, as it declares itself. */
   connector: { id: string; version: string; template: Template };
+  /** The checks run, in the order of {@link ACCEPTANCE_CHECKS}. */
   checks: AcceptanceCheckResult[];
 }
 
 /** The extract check's `details`. */
 export interface ExtractDetails {
+  /** Entities per kind in the payload. */
   counts: EntityCounts;
   /** Warnings of the run's validation (the service would accept the payload). */
   warnings: Violation[];
+  /** The payload's digest (core's `digest`), as a run computes it. */
   digest: string;
   /** Requests through `ctx.http`, retries included. */
   requests: number;

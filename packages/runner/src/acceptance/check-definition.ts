@@ -83,7 +83,7 @@ export function checkDefinition(connector: Connector): CheckOutcome {
       `the config schema does not convert to JSON Schema: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
-  const fields = schema === undefined ? [] : undocumented(schema, schema, 'config', new Set());
+  const fields = schema === undefined ? [] : [...new Set(undocumented(schema, schema, 'config', new Set()))];
   if (fields.length > 0)
     problems.push(
       `config field${fields.length === 1 ? '' : 's'} without a description (add .describe() or .meta({ description })): ${fields.join(', ')}`,

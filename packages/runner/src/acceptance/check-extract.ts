@@ -9,11 +9,11 @@ import type { AcceptanceKit, EndedRun } from './kit.js';
 import { fail, pass, skip } from './types.js';
 import type { CheckOutcome, ExtractDetails } from './types.js';
 
-/** `3 local_users, 2 local_roles` (kinds with none left out). */
+/** `local_users 3, local_roles 2` (kinds with none left out). */
 export function countsText(counts: EntityCounts): string {
   const parts = Object.entries(counts)
     .filter(([, n]) => (n ?? 0) > 0)
-    .map(([kind, n]) => `${n} ${kind}`);
+    .map(([kind, n]) => `${kind} ${n}`);
   return parts.length === 0 ? 'no entities' : parts.join(', ');
 }
 

@@ -1,3 +1,4 @@
+import { OaaError } from '@oaakit/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatAcceptanceReport } from './format.js';
 import { runAcceptanceChecks } from './run-acceptance.js';
@@ -68,6 +69,38 @@ describe('the acceptance kit', () => {
   it('runs only the checks asked for', async () => {
     const report = await runAcceptanceChecks(good, options({ only: ['idempotent', 'definition'] }));
     expect(verdicts(report)).toEqual({ definition: 'PASS', idempotent: 'PASS' });
+  });
+
+  it('refuses a wrong credential itself in front of a recorded source, which cannot', async () => {
+    const recording = await startSource(TOKEN, { checksToken: false });
+    try {
+      const given = {
+        config: { baseUrl: recording.url },
+        secrets: { token: TOKEN },
+        only: ['check'] as const,
+      };
+      const live = await runAcceptanceChecks(good, given);
+      expect(reasonOf(live, 'check')).toBe('with a wrong value of secret "token", check() passed');
+      const recorded = await runAcceptanceChecks(good, { ...given, recorded: true });
+      expect(verdicts(recorded)).toEqual({ check: 'PASS' });
+    } finally {
+      await recording.close();
+    }
+  });
+
+  it('skips the incremental check when the recording has no answer for the run with the saved state', async () => {
+    const unrecorded = (path: string) =>
+      new OaaError<string>(`GET ${source.url}${path} is not in the recording`, { code: 'REPLAY_UNMATCHED' });
+    const recording: typeof fetch = (input, init) => {
+      const path = new URL(input instanceof Request ? input.url : input).pathname;
+      return path === '/users/changes' ? Promise.reject(unrecorded(path)) : fetch(input, init);
+    };
+    const report = await runAcceptanceChecks(good, options({ fetch: recording, only: ['incremental'] }));
+    const incremental = report.checks[0]!;
+    expect(incremental).toMatchObject({ name: 'incremental', ok: true, skipped: true });
+    expect(incremental.reason).toMatch(
+      /^the recording has no answer for a request of the run with the saved state \(EXTRACT_FAILED: .*\/users\/changes is not in the recording\)/,
+    );
   });
 
   const expected: Record<AcceptanceCheckName, RegExp> = {

@@ -5,12 +5,19 @@
  * its kind, so that a format check still passes and nothing of the real value is in it):
  * `check()`, or the extract when there is no `check`, must fail with a credential error (see
  * `isCredentialRefusal`) within 30 s. A raw exception, another error, success or no answer fails.
+ *
+ * A recorded source (`recorded`: the fetch replays a recording, which matches requests without
+ * their credentials) cannot refuse a credential: in front of it the kit answers 401 itself to
+ * every request that carries the wrong value (in the URL, a header or the body, in any of the
+ * forms of `secretForms`), so that what is checked is what the connector makes of a refusal.
  */
 import { randomInt } from 'node:crypto';
 import { checkConnector } from '../pipeline/check-step.js';
 import { createLogger } from '../logger.js';
 import { describeError, isCredentialRefusal } from './error-rules.js';
 import { within } from './kit.js';
+import { findForm, secretForms } from './secret-forms.js';
+import type { SecretForm } from './secret-forms.js';
 import type { AcceptanceKit } from './kit.js';
 import { fail, pass, skip } from './types.js';
 import type { CheckOutcome } from './types.js';
@@ -39,24 +46,71 @@ export function wrongValue(value: string): string {
   return out === value ? `${value}x` : out;
 }
 
+function requestTexts(input: string | URL | Request, init: RequestInit | undefined): string[] {
+  const url = input instanceof Request ? input.url : String(input);
+  const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
+  const texts = [url, ...[...headers.values()]];
+  const body = init?.body;
+  if (typeof body === 'string') texts.push(body);
+  else if (body instanceof URLSearchParams) texts.push(body.toString());
+  else if (body instanceof ArrayBuffer || ArrayBuffer.isView(body))
+    texts.push(
+      (body instanceof ArrayBuffer
+        ? Buffer.from(body)
+        : Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+      ).toString('utf8'),
+    );
+  return texts;
+}
+
+/** A source that refuses (401) every request carrying one of `forms`, and passes the others on. */
+export function refusingSource(
+  inner: typeof globalThis.fetch,
+  forms: readonly SecretForm[],
+): typeof globalThis.fetch {
+  return (input, init) => {
+    if (!requestTexts(input, init).some((text) => findForm(text, forms) !== undefined))
+      return inner(input, init);
+    return Promise.resolve(
+      new Response(JSON.stringify({ error: 'invalid credentials (answered by the acceptance kit)' }), {
+        status: 401,
+        headers: { 'content-type': 'application/json' },
+      }),
+    );
+  };
+}
+
 /** One refused credential: the error, or what went wrong instead. */
 async function refusal(
   kit: AcceptanceKit,
   secrets: Record<string, string>,
+  wrong: readonly SecretForm[],
 ): Promise<{ ok: true } | { ok: false; why: string }> {
   const { connector } = kit;
+  const recorded = kit.options.recorded === true;
+  const source = kit.options.fetch ?? globalThis.fetch;
   const what = connector.check === undefined ? 'the extract' : 'check()';
   const controller = new AbortController();
   const attempt: Promise<{ passed: boolean; error?: unknown }> =
     connector.check === undefined
       ? kit
-          .run({ check: 'check', secrets, signal: controller.signal })
+          .run({
+            check: 'check',
+            secrets,
+            signal: controller.signal,
+            ...(recorded ? { fault: (inner) => refusingSource(inner, wrong) } : {}),
+          })
           .then((ended) =>
             ended.result !== undefined
               ? { passed: true }
               : { passed: false, error: ended.error ?? new Error('the run did not end, even when aborted') },
           )
-      : checkConnector({ ...checkOptions(kit), secrets, signal: controller.signal }).then(
+      : checkConnector({
+          ...checkOptions(kit),
+          secrets,
+          signal: controller.signal,
+          ...(recorded ? { sourceFetch: refusingSource(source, wrong) } : {}),
+        }).then(
           () => ({ passed: true }),
           (error: unknown) => ({ passed: false, error }),
         );
@@ -114,8 +168,8 @@ export async function checkCredentials(kit: AcceptanceKit): Promise<CheckOutcome
     }
   }
   for (const name of declared) {
-    const wrong = { ...kit.secrets, [name]: wrongValue(kit.secrets[name]!) };
-    const outcome = await refusal(kit, wrong);
+    const value = wrongValue(kit.secrets[name]!);
+    const outcome = await refusal(kit, { ...kit.secrets, [name]: value }, secretForms(name, value));
     if (!outcome.ok) return fail(`with a wrong value of secret "${name}", ${outcome.why}`);
   }
   if (declared.length > 0)

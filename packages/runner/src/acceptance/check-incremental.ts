@@ -8,6 +8,7 @@
  *   requests through `ctx.http`, else fewer streamed items. Its payload has the extract check's
  *   digest (when two plain extracts agree, see idempotent); if not, the runner's diff against the
  *   saved snapshot says what went missing or changed.
+ *   A recording (`replayFetch`) without the requests of this run skips the check.
  * - A run that fails leaves the state as it was. The runner writes the state only in the commit
  *   after a successful push, so what a connector can get wrong is succeeding when its source
  *   fails: the run would then save the values it set, a cursor past data it never read. With the
@@ -17,6 +18,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import { stateFiles } from '../testing/state-files.js';
+import { describeError, isUnrecorded } from './error-rules.js';
 import { diffText, runFailure } from './check-extract.js';
 import { brokenSource } from './check-source-faults.js';
 import type { AcceptanceKit, EndedRun } from './kit.js';
@@ -39,6 +41,10 @@ export async function checkIncremental(kit: AcceptanceKit): Promise<CheckOutcome
   if (store === undefined) return skip('the extract check saved no payload');
 
   const again = await kit.run({ check: 'incremental', store });
+  if (again.result === undefined && isUnrecorded(again.error))
+    return skip(
+      `the recording has no answer for a request of the run with the saved state (${describeError(again.error)}): record the source with the acceptance run itself`,
+    );
   if (again.result === undefined) return fail(`the run with the saved state failed: ${runFailure(again)}`);
   const read = readMeasure(base, again);
   if (read.first === 0)

@@ -53,6 +53,16 @@ export function carriesStatus(error: unknown, status: number): boolean {
   );
 }
 
+/** The code of a request a recorded source has no answer for (`replayFetch`). */
+export const REPLAY_UNMATCHED = 'REPLAY_UNMATCHED';
+
+/** Whether `error` (or a cause) is a request the recording has no answer for. */
+export function isUnrecorded(error: unknown): boolean {
+  return errorChain(error).some(
+    (e) => isOaaError(e) && (e.code === REPLAY_UNMATCHED || e.details['causeCode'] === REPLAY_UNMATCHED),
+  );
+}
+
 /** Whether `error` is the runner's cancelled outcome. */
 export function isAborted(error: unknown): boolean {
   return isOaaError(error) && error.code === 'ABORTED';

@@ -28,6 +28,11 @@ export interface AcceptanceOptions {
   baseDir?: string;
   /** The fetch of the connector's `ctx.http`: a live source, or a recorded one (`replayFetch`). */
   fetch?: typeof globalThis.fetch;
+  /**
+   * `fetch` answers from a recording, which matches requests without their credentials: the check
+   * check then answers 401 itself to requests that carry a wrong secret (a recording cannot refuse).
+   */
+  recorded?: boolean;
   /** Only these checks (in the usual order); default all. */
   only?: readonly AcceptanceCheckName[];
   /** Limits the plugin declares (`"oaakit": { "acceptance": { "peakRssMb": 256 } }` in its package.json). */

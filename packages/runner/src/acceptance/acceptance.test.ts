@@ -66,9 +66,15 @@ describe('the acceptance kit', () => {
     expect(table).toMatch(/all applicable checks passed \(10 passed, 0 skipped\)/);
   });
 
-  it('runs only the checks asked for', async () => {
+  it('runs only the checks asked for, and refuses a name that is not a check', async () => {
     const report = await runAcceptanceChecks(good, options({ only: ['idempotent', 'definition'] }));
     expect(verdicts(report)).toEqual({ definition: 'PASS', idempotent: 'PASS' });
+    await expect(
+      runAcceptanceChecks(good, options({ only: ['extract', 'leaks' as AcceptanceCheckName] })),
+    ).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('unknown acceptance check "leaks": the checks are definition, check,'),
+    });
   });
 
   it('refuses a wrong credential itself in front of a recorded source, which cannot', async () => {

@@ -6,6 +6,7 @@
  * no-secret-leaks check runs last, whatever its place in the report, so that it searches what
  * every other check left (log lines and errors).
  */
+import { OaaError } from '@oaakit/core';
 import type { Connector } from '@oaakit/core';
 import { checkCancels } from './check-cancels.js';
 import { checkCredentials } from './check-credentials.js';
@@ -70,7 +71,8 @@ function hideIn(value: unknown, forms: readonly SecretForm[]): unknown {
 
 /**
  * Runs the acceptance checks on `connector` and reports each. Never throws for what the connector
- * does: a connector that throws, hangs or leaks fails the check that saw it.
+ * does: a connector that throws, hangs or leaks fails the check that saw it. Throws
+ * `INVALID_ARGUMENT` for a name in `only` that is not a check.
  *
  * @example
  * const report = await runAcceptanceChecks(connector, { config: { baseUrl }, secrets: { token } });
@@ -81,6 +83,14 @@ export async function runAcceptanceChecks(
   connector: Connector,
   options: AcceptanceOptions = {},
 ): Promise<AcceptanceReport> {
+  const unknown = (options.only ?? []).filter(
+    (name) => !(ACCEPTANCE_CHECKS as readonly string[]).includes(name),
+  );
+  if (unknown.length > 0)
+    throw new OaaError(
+      `unknown acceptance check${unknown.length === 1 ? '' : 's'} ${unknown.map((n) => `"${n}"`).join(', ')}: the checks are ${ACCEPTANCE_CHECKS.join(', ')}`,
+      { code: 'INVALID_ARGUMENT', details: { unknown: [...unknown] } },
+    );
   const selected = new Set<AcceptanceCheckName>(options.only ?? ACCEPTANCE_CHECKS);
   const forms = searchableSecrets(options.secrets ?? {}).forms;
   const results = new Map<AcceptanceCheckName, AcceptanceCheckResult>();

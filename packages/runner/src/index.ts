@@ -110,6 +110,18 @@ export {
   type ReplayFetchOptions,
 } from './har/index.js';
 
+// The connector acceptance kit (`oaa plugins test`; `runAcceptance` in `@oaakit/runner/testing`)
+export { runAcceptanceChecks } from './acceptance/run-acceptance.js';
+export { formatAcceptanceReport } from './acceptance/format.js';
+export {
+  ACCEPTANCE_CHECKS,
+  type AcceptanceCheckName,
+  type AcceptanceCheckResult,
+  type AcceptanceOptions,
+  type AcceptanceReport,
+  type ExtractDetails,
+} from './acceptance/types.js';
+
 // The scheduled daemon (`oaa daemon`)
 export { type DaemonSettings, type DaemonSettingsInput } from './config/daemon-schema.js';
 export { DAEMON_ERROR_CODES, type DaemonErrorCode } from './daemon/daemon-codes.js';

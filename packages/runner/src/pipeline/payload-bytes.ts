@@ -1,6 +1,7 @@
 /** Serializing the payload once for the push (or a dry run's pass), and `savePayload`. */
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import type { Readable } from 'node:stream';
 import { createPayloadStream, jsonChunks } from '@oaakit/core';
 import type { Client, PushPayloadResult } from '@oaakit/client';
 import type { EntityHashWriter } from '../state/entity-hash-writer.js';
@@ -74,19 +75,20 @@ export async function savePayloadFile(
   payload: unknown,
 ): Promise<{ json: number; compressed: number }> {
   const gzip = path.endsWith('.gz');
-  const { stream, counters } = createPayloadStream(payload, {
-    compression: gzip ? 'gzip' : 'none',
-    encoding: 'binary',
-  });
   await mkdir(dirname(path), { recursive: true });
   const file = await openAtomicFile(path);
+  // The stream starts serializing at once: it is made only once it can be read, so that the error
+  // of a small payload (an invalid streamed user) never fires before anything listens.
+  let stream: Readable | undefined;
   try {
+    const made = createPayloadStream(payload, { compression: gzip ? 'gzip' : 'none', encoding: 'binary' });
+    stream = made.stream;
     for await (const chunk of stream as AsyncIterable<Uint8Array>) await file.write(chunk);
     await file.commit();
+    return { json: made.counters.jsonBytes, compressed: made.counters.compressedBytes };
   } catch (error) {
-    stream.destroy();
+    stream?.destroy();
     await file.discard();
     throw error;
   }
-  return { json: counters.jsonBytes, compressed: counters.compressedBytes };
 }

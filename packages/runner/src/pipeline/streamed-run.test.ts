@@ -4,6 +4,8 @@
  * refuses, sends nothing the service would take as a payload; the diff comes from entity hashes.
  */
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { CONNECTOR_API_VERSION, ValidationError, defineConnector, digest, z } from '@oaakit/core';
 import type { LocalUser } from '@oaakit/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -172,6 +174,19 @@ describe('the streamed run', () => {
     // a processed payload (an OAA_PUSH event) and a changed graph.
     expect(await serviceSide(first.dataSource.id)).toEqual(before.service);
     expect(await h.stateFiles('streamed')).toEqual(before.files);
+  });
+
+  it('fails a dry run that saves the payload when a streamed user is invalid, and saves nothing', async () => {
+    // A small payload is serialized at once: its error must wait for the reader of the file.
+    const path = join(h.dir, 'saved', 'payload.json');
+    const error = await rejection(
+      run({ users: range(3), invalidAt: 1 }, { dryRun: true, savePayload: path }),
+    );
+    expect(error.code).toBe('VALIDATION_FAILED');
+    expect((error as ValidationError).violations.map((v) => v.field)).toEqual([
+      'applications[0].local_users[1].groups[0]',
+    ]);
+    expect(await readdir(dirname(path))).toEqual([]);
   });
 
   it('refuses a mass deletion before the push completes, naming who would go, and leaves everything as it was', async () => {

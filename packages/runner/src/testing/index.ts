@@ -27,3 +27,12 @@ export {
   type HarTimings,
   type ReplayFetchOptions,
 } from '../har/index.js';
+
+export { runAcceptance, type RunAcceptanceOptions } from './run-acceptance.js';
+export {
+  ACCEPTANCE_CHECKS,
+  type AcceptanceCheckName,
+  type AcceptanceCheckResult,
+  type AcceptanceOptions,
+  type AcceptanceReport,
+} from '../acceptance/types.js';

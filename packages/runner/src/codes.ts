@@ -48,6 +48,11 @@ export const RUNNER_ERROR_CODES = {
   REPLAY_UNMATCHED: 'REPLAY_UNMATCHED',
   /** A HAR file to replay cannot be read, is not JSON, or is not HAR 1.2 (`details.violations`). */
   HAR_INVALID: 'HAR_INVALID',
+  /**
+   * A connector failed one or more checks of the acceptance kit (`oaa plugins test`);
+   * `details.failed` names them.
+   */
+  ACCEPTANCE_FAILED: 'ACCEPTANCE_FAILED',
   /** The connector threw while extracting. */
   EXTRACT_FAILED: 'EXTRACT_FAILED',
   /** The push would remove more identities than the configured share allows. */

@@ -77,8 +77,12 @@ export {
   type TargetRef,
 } from './pipeline/run-types.js';
 export {
+  acceptConfiguredConnector,
+  type AcceptConfiguredOptions,
+  type AcceptedConnector,
   checkConfiguredConnector,
   type CheckConfiguredOptions,
+  connectorsOfPlugin,
   findConnectorEntry,
   runConfiguredConnector,
   runConfiguredConnectors,
@@ -113,6 +117,7 @@ export {
 // The connector acceptance kit (`oaa plugins test`; `runAcceptance` in `@oaakit/runner/testing`)
 export { runAcceptanceChecks } from './acceptance/run-acceptance.js';
 export { formatAcceptanceReport } from './acceptance/format.js';
+export { readAcceptanceBounds } from './acceptance/plugin-bounds.js';
 export {
   ACCEPTANCE_CHECKS,
   type AcceptanceCheckName,

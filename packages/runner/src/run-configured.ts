@@ -1,4 +1,5 @@
 /** Runs the connectors of a config file: plugin loading, secrets, then the pipeline. */
+import { resolve } from 'node:path';
 import type { Client } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
 import type { Logger } from 'pino';
@@ -7,7 +8,7 @@ import type { LoadedConfig } from './config/load-config.js';
 import type { ConnectorEntry } from './config/schema.js';
 import { resolveSecrets } from './credentials/secrets.js';
 import type { SecretSources } from './credentials/secrets.js';
-import { loadPlugin } from './plugins/load-plugin.js';
+import { loadPlugin, resolvePluginDir } from './plugins/load-plugin.js';
 import type { LoadedPlugin } from './plugins/load-plugin.js';
 import { checkConnector } from './pipeline/check-step.js';
 import type { CheckResult } from './pipeline/check-step.js';
@@ -15,6 +16,11 @@ import { runConnector } from './pipeline/run-connector.js';
 import { wrapCause } from './pipeline/wrap-cause.js';
 import type { PushSettings, RunFlags, RunResult } from './pipeline/run-types.js';
 import { StateStore } from './state/state-store.js';
+import { readAcceptanceBounds } from './acceptance/plugin-bounds.js';
+import { runAcceptanceChecks } from './acceptance/run-acceptance.js';
+import type { AcceptanceOptions, AcceptanceReport } from './acceptance/types.js';
+import { silentLogger } from './logger.js';
+import { openSource } from './pipeline/source-recording.js';
 
 /** Options of {@link runConfiguredConnector}. */
 export interface RunConfiguredOptions extends RunFlags {
@@ -184,4 +190,148 @@ export async function runConfiguredConnectors(
     }
   }
   return outcomes;
+}
+
+/**
+ * The plugin directory `dir` (symlinks resolved); `PLUGIN_INVALID` when it holds no package.json.
+ */
+function pluginDirectory(dir: string): string {
+  const found = resolvePluginDir(resolve(dir), { baseDir: dir });
+  if (found === undefined)
+    throw new OaaError(`no package.json in ${resolve(dir)}`, {
+      code: RUNNER_ERROR_CODES.PLUGIN_INVALID,
+      details: { plugin: dir },
+      hints: ["give the plugin's directory, the one with its package.json"],
+    });
+  return found;
+}
+
+/**
+ * The ids of the connectors of a loaded config whose `plugin` is the plugin in `pluginDir` (as a
+ * run finds it, symlinks resolved), in config order. Throws `PLUGIN_INVALID` when `pluginDir` has
+ * no package.json.
+ *
+ * @example
+ * const [connectorId] = connectorsOfPlugin(loaded, 'plugins/scim-app'); // ['wiki']
+ */
+export function connectorsOfPlugin(loaded: LoadedConfig, pluginDir: string): string[] {
+  const dir = pluginDirectory(pluginDir);
+  return loaded.config.connectors
+    .filter((c) => resolvePluginDir(c.plugin, { baseDir: loaded.dir }) === dir)
+    .map((c) => c.id);
+}
+
+/** Options of {@link acceptConfiguredConnector}. */
+export interface AcceptConfiguredOptions extends Pick<AcceptanceOptions, 'only' | 'onCheck' | 'log'> {
+  loaded: LoadedConfig;
+  /** Id of the entry in `connectors`: its config, secrets and `record.scrubFields` are used. */
+  connectorId: string;
+  /** The plugin's directory: the entry's `plugin` must be that plugin (`CONNECTOR_NOT_FOUND` if not). */
+  pluginDir?: string;
+  /** Where secret references are read; default the environment and the OS keychain. */
+  secretSources?: SecretSources;
+  /**
+   * Records every source request the checks make (and the answers) in this HAR file, written when
+   * they have run, scrubbed as `oaa run --record` scrubs; a replay of it answers every check.
+   */
+  record?: string;
+  /** Answers the source requests from this HAR file (`recorded` of the kit); not with `record`. */
+  replay?: string;
+  /** Logs a recording that could not be written after a failure; default silent. */
+  logger?: Logger;
+}
+
+/** What {@link acceptConfiguredConnector} did. */
+export interface AcceptedConnector {
+  /** The connector entry's id. */
+  connectorId: string;
+  /** The plugin's directory (symlinks resolved). */
+  pluginDir: string;
+  /** The limits the plugin declares in its package.json (`oaakit.acceptance`). */
+  bounds: NonNullable<AcceptanceOptions['bounds']>;
+  /** The kit's report. */
+  report: AcceptanceReport;
+}
+
+function checkCounts(report: AcceptanceReport): string {
+  const failed = report.checks.filter((c) => !c.ok).length;
+  const skipped = report.checks.filter((c) => c.skipped).length;
+  const passed = report.checks.length - failed - skipped;
+  return `${passed} passed, ${failed} failed, ${skipped} skipped`;
+}
+
+/**
+ * Runs the acceptance checks (`runAcceptanceChecks`) on the connector of a config entry, as
+ * `oaa run` would run it: the plugin loaded, the secrets resolved and the config taken from the
+ * entry, relative paths resolved from the config file, with the bounds of the plugin's
+ * package.json (`readAcceptanceBounds`). With `replay`, the source is the HAR file (the kit's
+ * `recorded`); with `record`, the checks' source requests are recorded into one, except those
+ * with a wrong secret. Throws what loading the plugin and resolving the secrets throw, what the
+ * files of `record` and `replay` throw (`HAR_INVALID`), `INVALID_ARGUMENT` for a name in `only`
+ * that is not a check; a failed check is in the report, not thrown.
+ *
+ * @example
+ * const loaded = await loadConfig({ path: 'oaa.config.yaml' });
+ * const { report } = await acceptConfiguredConnector({ loaded, connectorId: 'wiki', pluginDir: '.' });
+ * process.stdout.write(formatAcceptanceReport(report));
+ */
+export async function acceptConfiguredConnector(
+  options: AcceptConfiguredOptions,
+): Promise<AcceptedConnector> {
+  const { loaded, connectorId, record, replay } = options;
+  const { entry, index } = findConnectorEntry(loaded, connectorId);
+  if (options.pluginDir !== undefined) {
+    const wanted = pluginDirectory(options.pluginDir);
+    if (resolvePluginDir(entry.plugin, { baseDir: loaded.dir }) !== wanted) {
+      const others = connectorsOfPlugin(loaded, wanted);
+      throw new OaaError(
+        `connector "${connectorId}" of ${loaded.path} runs the plugin ${entry.plugin}, not the one in ${wanted}`,
+        {
+          code: RUNNER_ERROR_CODES.CONNECTOR_NOT_FOUND,
+          details: { connectorId, plugin: entry.plugin, pluginDir: wanted, connectors: others },
+          hints: [
+            others.length > 0
+              ? `connectors of that plugin: ${others.join(', ')}`
+              : `add a connector whose plugin is ${wanted} to ${loaded.path}`,
+          ],
+        },
+      );
+    }
+  }
+  const { connector, dir } = await loadConnectorPlugin(loaded, connectorId);
+  const bounds = await readAcceptanceBounds(dir);
+  const secrets = await resolveSecrets({
+    connector,
+    connectorId,
+    references: entry.secrets,
+    keyPath: `connectors[${index}].secrets`,
+    ...options.secretSources,
+  }).catch((error: unknown) => {
+    throw naming(connectorId, error);
+  });
+  const source = await openSource(
+    { record, replay, secrets, scrubFields: entry.record?.scrubFields },
+    `acceptance checks of connector "${connectorId}" (plugin ${connector.id} ${connector.version})`,
+  );
+  let report: AcceptanceReport;
+  try {
+    report = await runAcceptanceChecks(connector, {
+      config: entry.config,
+      secrets,
+      baseDir: loaded.dir,
+      connectorId,
+      bounds,
+      ...(source.fetch === undefined ? {} : { fetch: source.fetch }),
+      ...(replay === undefined ? {} : { recorded: true }),
+      ...(record === undefined ? {} : { unrecordedFetch: globalThis.fetch }),
+      ...(options.only === undefined ? {} : { only: options.only }),
+      ...(options.onCheck === undefined ? {} : { onCheck: options.onCheck }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
+  } catch (error) {
+    await source.failed(error, options.logger ?? silentLogger());
+    throw error;
+  }
+  await source.succeeded(checkCounts(report));
+  return { connectorId, pluginDir: dir, bounds, report };
 }

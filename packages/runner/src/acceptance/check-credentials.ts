@@ -10,6 +10,8 @@
  * their credentials) cannot refuse a credential: in front of it the kit answers 401 itself to
  * every request that carries the wrong value (in the URL, a header or the body, in any of the
  * forms of `secretForms`), so that what is checked is what the connector makes of a refusal.
+ * A source being recorded (`unrecordedFetch` given) gets the requests with a wrong value past its
+ * recording: a replay of the recording then answers only requests with the given secrets.
  */
 import { randomInt } from 'node:crypto';
 import { checkConnector } from '../pipeline/check-step.js';
@@ -89,6 +91,7 @@ async function refusal(
   const { connector } = kit;
   const recorded = kit.options.recorded === true;
   const source = kit.options.fetch ?? globalThis.fetch;
+  const unrecorded = recorded ? undefined : kit.options.unrecordedFetch;
   const what = connector.check === undefined ? 'the extract' : 'check()';
   const controller = new AbortController();
   const attempt: Promise<{ passed: boolean; error?: unknown }> =
@@ -99,6 +102,7 @@ async function refusal(
             secrets,
             signal: controller.signal,
             ...(recorded ? { fault: (inner) => refusingSource(inner, wrong) } : {}),
+            ...(unrecorded === undefined ? {} : { fault: () => unrecorded }),
           })
           .then((ended) =>
             ended.result !== undefined
@@ -110,6 +114,7 @@ async function refusal(
           secrets,
           signal: controller.signal,
           ...(recorded ? { sourceFetch: refusingSource(source, wrong) } : {}),
+          ...(unrecorded === undefined ? {} : { sourceFetch: unrecorded }),
         }).then(
           () => ({ passed: true }),
           (error: unknown) => ({ passed: false, error }),

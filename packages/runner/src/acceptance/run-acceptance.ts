@@ -111,7 +111,7 @@ export async function runAcceptanceChecks(
           outcome = fail(`the check could not run: ${describeError(error)}`);
         }
       }
-      results.set(name, {
+      const result: AcceptanceCheckResult = {
         name,
         ok: outcome.ok,
         skipped: outcome.skipped,
@@ -120,7 +120,9 @@ export async function runAcceptanceChecks(
         ...(outcome.details === undefined
           ? {}
           : { details: hideIn(outcome.details, forms) as Record<string, unknown> }),
-      });
+      };
+      results.set(name, result);
+      options.onCheck?.(result);
     }
   } finally {
     await kit.close();

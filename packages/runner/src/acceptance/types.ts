@@ -44,6 +44,14 @@ export interface AcceptanceOptions {
   log?: (line: string) => void;
   /** The connector entry's id (names the temporary state); default the connector's own id. */
   connectorId?: string;
+  /**
+   * The source without the recording, when `fetch` records it (`oaa plugins test --record`): the
+   * check check's requests with a wrong secret go there, so that the recording holds only answers
+   * to the given secrets (a replay refuses a wrong one itself, see `recorded`).
+   */
+  unrecordedFetch?: typeof globalThis.fetch;
+  /** Called with each check's result as soon as the check has run (in the order they run). */
+  onCheck?: (result: AcceptanceCheckResult) => void;
 }
 
 /** What one check found. */

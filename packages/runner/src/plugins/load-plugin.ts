@@ -48,6 +48,25 @@ function packageDir(spec: string, baseDir: string): string | undefined {
   }
 }
 
+/** Where `spec` points: a path resolved from `baseDir`, or the package's directory in node_modules. */
+function pluginPath(spec: string, baseDir: string): string | undefined {
+  const path = spec.startsWith('file:') ? new URL(spec).pathname : spec;
+  return isPathSpec(spec) ? resolve(baseDir, path) : packageDir(spec, baseDir);
+}
+
+/**
+ * The directory of the plugin `spec` (symlinks resolved), found as {@link loadPlugin} finds it,
+ * without importing it; undefined when there is no package.json there.
+ *
+ * @example
+ * const dir = resolvePluginDir(entry.plugin, { baseDir: loaded.dir });
+ */
+export function resolvePluginDir(spec: string, options: { baseDir: string }): string | undefined {
+  const found = pluginPath(spec, options.baseDir);
+  if (found === undefined || !existsSync(join(found, 'package.json'))) return undefined;
+  return realpathSync(found);
+}
+
 interface PluginManifest {
   name?: unknown;
   version?: unknown;
@@ -72,8 +91,7 @@ async function readManifest(spec: string, dir: string): Promise<PluginManifest> 
  * const { connector } = await loadPlugin('@oaakit/plugin-csv-hris', { baseDir: loaded.dir });
  */
 export async function loadPlugin(spec: string, options: { baseDir: string }): Promise<LoadedPlugin> {
-  const path = spec.startsWith('file:') ? new URL(spec).pathname : spec;
-  const found = isPathSpec(spec) ? resolve(options.baseDir, path) : packageDir(spec, options.baseDir);
+  const found = pluginPath(spec, options.baseDir);
   if (found === undefined || !existsSync(join(found, 'package.json'))) {
     const where = isPathSpec(spec)
       ? `no package.json in ${found ?? spec}`

@@ -29,6 +29,7 @@ export {
 } from '../har/index.js';
 
 export { runAcceptance, type RunAcceptanceOptions } from './run-acceptance.js';
+export { readAcceptanceBounds } from '../acceptance/plugin-bounds.js';
 export {
   ACCEPTANCE_CHECKS,
   type AcceptanceCheckName,

@@ -49,10 +49,19 @@ export const csvHrisConfigSchema = z.strictObject({
   hrisType: z.string().min(1).default('csv_hris').describe('hris_type of the payload'),
   system: z
     .strictObject({
-      id: z.string().min(1).default('csv-hris'),
-      name: z.string().min(1).default('CSV HR export'),
-      url: z.string().min(1).optional(),
-      idpProviders: z.array(z.enum(IDP_PROVIDER_TYPES)).optional(),
+      id: z.string().min(1).default('csv-hris').describe("id of the HR system (the payload's system id)"),
+      name: z
+        .string()
+        .min(1)
+        .default('CSV HR export')
+        .describe("name of the HR system (the payload's system name, and its name unless name is set)"),
+      url: z.string().min(1).optional().describe("URL of the HR system (the payload's system url)"),
+      idpProviders: z
+        .array(z.enum(IDP_PROVIDER_TYPES))
+        .optional()
+        .describe(
+          "kinds of identity provider the HR system's employees are linked to (the payload's system idp_providers)",
+        ),
     })
     .default({ id: 'csv-hris', name: 'CSV HR export' })
     .describe('the HR system the export comes from'),
@@ -61,7 +70,10 @@ export const csvHrisConfigSchema = z.strictObject({
     .default('MDY')
     .describe('order of day and month in dates such as 03/04/2024 or 03.04.2024'),
   booleanWords: z
-    .strictObject({ true: z.array(word).min(1), false: z.array(word).min(1) })
+    .strictObject({
+      true: z.array(word).min(1).describe('words read as true, e.g. ["ja", "aktiv"]'),
+      false: z.array(word).min(1).describe('words read as false, e.g. ["nein", "inaktiv"]'),
+    })
     .optional()
     .describe('words read as true and false, replacing the defaults; an empty value is always false'),
   maxErrors: z

@@ -26,10 +26,19 @@ const baseUrl = z
 /** Auth schemes of RFC 7644 section 2 that the connector speaks; the secret is never part of the config. */
 export const scimAuthSchema = z.discriminatedUnion('type', [
   z
-    .strictObject({ type: z.literal('bearer') })
+    .strictObject({
+      type: z
+        .literal('bearer')
+        .meta({ description: `bearer: the secret "${CREDENTIAL_SECRET}" is the token` }),
+    })
     .meta({ description: `Authorization: Bearer <secret "${CREDENTIAL_SECRET}">` }),
   z
-    .strictObject({ type: z.literal('basic'), username: z.string().min(1) })
+    .strictObject({
+      type: z
+        .literal('basic')
+        .meta({ description: `basic: a username, and the secret "${CREDENTIAL_SECRET}" as the password` }),
+      username: z.string().min(1).meta({ description: 'the username of basic auth' }),
+    })
     .meta({ description: `Authorization: Basic username:<secret "${CREDENTIAL_SECRET}">` }),
 ]);
 

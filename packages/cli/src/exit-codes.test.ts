@@ -44,6 +44,7 @@ describe('exitCodeOf', () => {
     expect(exitCodeOf(new OaaError('x', { code: 'SOURCE_CREDENTIALS_REFUSED' }))).toBe(EXIT.CONNECTOR);
     expect(exitCodeOf(new OaaError('x', { code: 'REPLAY_UNMATCHED' }))).toBe(EXIT.CONNECTOR);
     expect(exitCodeOf(new OaaError('x', { code: 'HAR_INVALID' }))).toBe(EXIT.USAGE);
+    expect(exitCodeOf(new OaaError('x', { code: 'ACCEPTANCE_FAILED' }))).toBe(EXIT.ACCEPTANCE);
     expect(exitCodeOf(new OaaError('x', { code: 'STATE_LOCKED' }))).toBe(EXIT.STATE);
     expect(exitCodeOf(new OaaError<string>('x', { code: 'SOMETHING_NEW' }))).toBe(EXIT.ERROR);
     expect(exitCodeOf(new Error('bug'))).toBe(EXIT.ERROR);

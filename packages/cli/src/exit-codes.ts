@@ -40,6 +40,8 @@ export const EXIT = {
   CONNECTOR: 8,
   /** The state of a data source is locked by another run, or cannot be read. */
   STATE: 9,
+  /** A connector failed a check of the acceptance kit (`oaa plugins test`). */
+  ACCEPTANCE: 10,
   /** Wrong flags or arguments, or a file named on the command line that cannot be used. */
   USAGE: 64,
   /** Interrupted (Ctrl-C). */
@@ -99,6 +101,7 @@ const BY_CODE = {
   SOURCE_CREDENTIALS_REFUSED: EXIT.CONNECTOR,
   // The run asked for a request the replayed recording does not have: the connector cannot go on.
   REPLAY_UNMATCHED: EXIT.CONNECTOR,
+  ACCEPTANCE_FAILED: EXIT.ACCEPTANCE,
   // The file of --replay cannot be used.
   HAR_INVALID: EXIT.USAGE,
   DELETION_GUARD: EXIT.GUARD,

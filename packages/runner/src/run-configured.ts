@@ -223,6 +223,7 @@ export function connectorsOfPlugin(loaded: LoadedConfig, pluginDir: string): str
 
 /** Options of {@link acceptConfiguredConnector}. */
 export interface AcceptConfiguredOptions extends Pick<AcceptanceOptions, 'only' | 'onCheck' | 'log'> {
+  /** The config file holding the connector entry. */
   loaded: LoadedConfig;
   /** Id of the entry in `connectors`: its config, secrets and `record.scrubFields` are used. */
   connectorId: string;

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Proves that every plugin template generates a working plugin: for each payload template,
 # `oaa plugins new` generates a plugin inside this checkout, then it is linted with this
-# repository's rules, built, type-checked and its own test run (the connector against the
-# emulator), `oaa plugins list` must find it with its template, and `oaa run --dry-run` must run it
-# on its fixture through its oaa.config.yaml.
+# repository's rules, built, type-checked and its own tests run (the connector against the
+# emulator, and the acceptance kit's checks), `npm run test:acceptance` (`oaa plugins test` on the
+# plugin's recorded source) must report no failed check, `oaa plugins list` must find it with its
+# template, and `oaa run --dry-run` must run it on its fixture through its oaa.config.yaml.
 #
 # The plugin goes to plugins/.scaffold-check-<template>-<pid>: inside the checkout, so @oaakit/*,
 # typescript and vitest resolve to this checkout's node_modules (the workspace links) with no
@@ -42,6 +43,8 @@ for template in "${templates[@]}"; do
     npm run --silent typecheck
     printf -- '-- test\n'
     npm test --silent
+    printf -- '-- npm run test:acceptance\n'
+    env "SCAFFOLD_CHECK_${template^^}_TOKEN=unused" npm run --silent test:acceptance
     printf -- '-- oaa plugins list\n'
     listed=$(oaa plugins list --json)
     node -e '

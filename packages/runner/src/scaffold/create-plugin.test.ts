@@ -50,15 +50,18 @@ describe('createPlugin', () => {
       expect(created.files).toEqual([
         '.gitignore',
         'README.md',
+        'acceptance.config.yaml',
+        'fixtures/source.har',
         'fixtures/source.json',
         'oaa.config.yaml',
         'package.json',
+        'src/acceptance.test.ts',
         'src/config.ts',
         'src/index.test.ts',
         'src/index.ts',
+        'src/private-test-helpers/harness.ts',
         'src/records.ts',
         'src/source.ts',
-        'src/private-test-helpers/harness.ts',
         'tsconfig.json',
         'tsconfig.test.json',
         'vitest.config.ts',
@@ -77,8 +80,15 @@ describe('createPlugin', () => {
         // From this checkout, the plugin depends on the checkout's own packages.
         peerDependencies: { '@oaakit/core': `file:${join(PACKAGES_DIR, 'core')}` },
         devDependencies: { '@oaakit/emulator': `file:${join(PACKAGES_DIR, 'emulator')}` },
-        scripts: { build: expect.any(String), test: 'vitest run' },
+        scripts: {
+          build: expect.any(String),
+          test: 'vitest run',
+          'test:acceptance':
+            'oaa plugins test . --config acceptance.config.yaml --replay fixtures/source.har',
+        },
       });
+      // The acceptance kit's resources check reads its bound from here (`oaa plugins test`).
+      expect(manifest).toMatchObject({ oaakit: { acceptance: { peakRssMb: expect.any(Number) } } });
       expect(manifest.description).toContain(template);
 
       const index = await text(created.dir, 'src/index.ts');
@@ -87,6 +97,8 @@ describe('createPlugin', () => {
       expect(index).toContain(`from '@oaakit/core'`);
       expect(await text(created.dir, 'src/config.ts')).toContain(`default('wiki')`);
       expect(await text(created.dir, 'oaa.config.yaml')).toContain('token: env:WIKI_TOKEN');
+      expect(await text(created.dir, 'acceptance.config.yaml')).toContain('token: env:WIKI_TOKEN');
+      expect(await text(created.dir, 'src/acceptance.test.ts')).toContain('await runAcceptance(connector,');
       expect(await text(created.dir, 'src/index.test.ts')).toMatch(/OAA\.wiki\./);
     },
   );

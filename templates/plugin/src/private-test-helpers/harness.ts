@@ -1,9 +1,12 @@
 /**
  * What every test of this connector starts with: a real emulator on a free port (the oaakit test
  * kit), a fresh state directory, and `run()`, the connector run the way `oaa run` runs it
- * (runConnector: extract, validate, diff, push, state). Not part of the build.
+ * (runConnector: extract, validate, diff, push, state); and the source served over HTTP
+ * (`serveSource`). Not part of the build.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,4 +57,35 @@ export async function startHarness(): Promise<Harness> {
 export function pushedId(ref: RunResult['dataSource']): string {
   if (!('id' in ref)) throw new Error('nothing was pushed');
   return ref.id;
+}
+
+/** The source system over HTTP, on a free port of 127.0.0.1. */
+export interface SourceServer {
+  /** The URL of the export, for the `source` of the config. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serves the JSON export `file` (default: the fixture) as the source system would: every request
+ * with `Authorization: Bearer <token>` gets it, any other gets 401.
+ */
+export async function serveSource(file = fixture): Promise<SourceServer> {
+  const body = await readFile(file);
+  const server = createServer((req, res) => {
+    const allowed = req.headers.authorization === `Bearer ${token}`;
+    res
+      .writeHead(allowed ? 200 : 401, { 'content-type': 'application/json' })
+      .end(allowed ? body : JSON.stringify({ error: 'invalid token' }));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/export.json`,
+    close: () =>
+      new Promise<void>((done, fail) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? fail(error) : done()));
+      }),
+  };
 }

@@ -39,11 +39,13 @@ describe('oaa plugins new', () => {
       'Created @acme/oaa-plugin-wiki (connector wiki, template hris) in oaa-plugin-wiki:',
     );
     expect(res.stdout).toContain('  src/index.ts');
+    expect(res.stdout).toContain('  src/acceptance.test.ts');
     expect(res.stdout).toContain('WIKI_TOKEN=dev npx oaa run --dry-run');
     const manifest = JSON.parse(await readFile(join(work.dir, 'oaa-plugin-wiki/package.json'), 'utf8'));
     expect(manifest).toMatchObject({
       name: '@acme/oaa-plugin-wiki',
-      oaakit: { apiVersion: CONNECTOR_API_VERSION },
+      scripts: { 'test:acceptance': expect.stringContaining('oaa plugins test .') },
+      oaakit: { apiVersion: CONNECTOR_API_VERSION, acceptance: { peakRssMb: expect.any(Number) } },
     });
   });
 

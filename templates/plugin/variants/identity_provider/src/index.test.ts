@@ -2,13 +2,10 @@
  * Runs the connector the way `oaa run` does (runConnector: extract, validate, diff, push, state)
  * against a real emulator on a free port, then reads what the emulator's graph holds.
  */
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { checkConnector } from '@oaakit/runner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import connector from './index.js';
-import { fixture, pushedId, startHarness, token } from './private-test-helpers/harness.js';
+import { fixture, pushedId, serveSource, startHarness, token } from './private-test-helpers/harness.js';
 import type { Harness } from './private-test-helpers/harness.js';
 
 let h: Harness;
@@ -51,19 +48,13 @@ describe('__CONNECTOR_ID__', () => {
   });
 
   it('reads the export over HTTP, sending the token', async () => {
-    const body = await readFile(fixture);
-    const server = createServer((req, res) => {
-      const allowed = req.headers.authorization === `Bearer ${token}`;
-      res.writeHead(allowed ? 200 : 401, { 'content-type': 'application/json' }).end(allowed ? body : '{}');
-    });
-    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const source = await serveSource();
     try {
-      const { port } = server.address() as AddressInfo;
-      const result = await h.run(`http://127.0.0.1:${port}/export`, true);
+      const result = await h.run(source.url, true);
       expect(result.status).toBe('dry-run');
       expect(result.counts.users).toBe(3);
     } finally {
-      await new Promise((done) => server.close(done));
+      await source.close();
     }
   });
 });

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import type { Client } from '@oaakit/client';
 import { OaaError } from '@oaakit/core';
+import type { Connector } from '@oaakit/core';
 import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from './codes.js';
 import type { LoadedConfig } from './config/load-config.js';
@@ -86,6 +87,30 @@ export async function loadConnectorPlugin(loaded: LoadedConfig, connectorId: str
 }
 
 /**
+ * The values of the secrets a config entry references, resolved as every run, check and acceptance
+ * run resolves them; a failure names the connector.
+ */
+async function entrySecrets(
+  options: Pick<RunConfiguredOptions, 'loaded' | 'connectorId' | 'secretSources'>,
+  connector: Connector,
+  entry: ConnectorEntry,
+  index: number,
+): Promise<Record<string, string>> {
+  const { connectorId } = options;
+  try {
+    return await resolveSecrets({
+      connector,
+      connectorId,
+      references: entry.secrets,
+      keyPath: `connectors[${index}].secrets`,
+      ...options.secretSources,
+    });
+  } catch (error) {
+    throw naming(connectorId, error);
+  }
+}
+
+/**
  * Runs one connector of a loaded config.
  *
  * @example
@@ -96,18 +121,7 @@ export async function runConfiguredConnector(options: RunConfiguredOptions): Pro
   const { loaded, connectorId } = options;
   const { entry, index } = findConnectorEntry(loaded, connectorId);
   const { connector } = await loadConnectorPlugin(loaded, connectorId);
-  let secrets: Record<string, string>;
-  try {
-    secrets = await resolveSecrets({
-      connector,
-      connectorId,
-      references: entry.secrets,
-      keyPath: `connectors[${index}].secrets`,
-      ...options.secretSources,
-    });
-  } catch (error) {
-    throw naming(connectorId, error);
-  }
+  const secrets = await entrySecrets(options, connector, entry, index);
   const maxDeletionShare = options.maxDeletionShare ?? entry.maxDeletionShare;
   return runConnector({
     ...options,
@@ -139,15 +153,7 @@ export async function checkConfiguredConnector(options: CheckConfiguredOptions):
   const { loaded, connectorId } = options;
   const { entry, index } = findConnectorEntry(loaded, connectorId);
   const { connector } = await loadConnectorPlugin(loaded, connectorId);
-  const secrets = await resolveSecrets({
-    connector,
-    connectorId,
-    references: entry.secrets,
-    keyPath: `connectors[${index}].secrets`,
-    ...options.secretSources,
-  }).catch((error: unknown) => {
-    throw naming(connectorId, error);
-  });
+  const secrets = await entrySecrets(options, connector, entry, index);
   return checkConnector({
     connector,
     connectorId,
@@ -301,15 +307,7 @@ export async function acceptConfiguredConnector(
   }
   const { connector, dir } = await loadConnectorPlugin(loaded, connectorId);
   const bounds = await readAcceptanceBounds(dir);
-  const secrets = await resolveSecrets({
-    connector,
-    connectorId,
-    references: entry.secrets,
-    keyPath: `connectors[${index}].secrets`,
-    ...options.secretSources,
-  }).catch((error: unknown) => {
-    throw naming(connectorId, error);
-  });
+  const secrets = await entrySecrets(options, connector, entry, index);
   const source = await openSource(
     { record, replay, secrets, scrubFields: entry.record?.scrubFields },
     `acceptance checks of connector "${connectorId}" (plugin ${connector.id} ${connector.version})`,

@@ -113,23 +113,27 @@ async function graphAnswers(name: string): Promise<Map<string, string[]>> {
   );
 }
 
+function run(dataSource: string, state: string) {
+  return runConnector({
+    connector: postgresConnector,
+    config: {
+      host: server.host,
+      port: server.port,
+      user: READER_ROLE,
+      databases: fixtures.databases,
+      ssl: 'disable',
+    },
+    secrets: { password: fixtures.passwords[READER_ROLE]! },
+    provider: 'PostgreSQL',
+    dataSource,
+    client: createClient({ url: emulator.url, apiKey: emulator.apiKey }),
+    state: new StateStore(join(dir, state)),
+  });
+}
+
 describe('the pushed graph against has_table_privilege', () => {
   it('agrees for every user x table x SELECT/INSERT/UPDATE/DELETE of the fixture cluster', async () => {
-    const result = await runConnector({
-      connector: postgresConnector,
-      config: {
-        host: server.host,
-        port: server.port,
-        user: READER_ROLE,
-        databases: fixtures.databases,
-        ssl: 'disable',
-      },
-      secrets: { password: fixtures.passwords[READER_ROLE]! },
-      provider: 'PostgreSQL',
-      dataSource: 'fixture cluster',
-      client: createClient({ url: emulator.url, apiKey: emulator.apiKey }),
-      state: new StateStore(join(dir, 'state')),
-    });
+    const result = await run('fixture cluster', 'state');
     expect(result.status).toBe('pushed');
 
     const answers = [...(await postgresAnswers('hr')), ...(await postgresAnswers('billing'))];
@@ -161,5 +165,19 @@ describe('the pushed graph against has_table_privilege', () => {
     );
     expect(allowed).toBeGreaterThan(40);
     expect(answers.length - allowed).toBeGreaterThan(40);
+  });
+});
+
+describe('re-running the connector', () => {
+  it('pushes nothing when nothing changed, and pushes again after a GRANT', async () => {
+    expect((await run('rerun', 'rerun-state')).status).toBe('pushed');
+    expect(await run('rerun', 'rerun-state')).toMatchObject({ status: 'skipped', skipped: 'unchanged' });
+    const admin = await server.connectAsSuperuser('billing');
+    try {
+      await admin.query('GRANT SELECT ON billing.payments TO frank');
+    } finally {
+      await admin.end();
+    }
+    expect((await run('rerun', 'rerun-state')).status).toBe('pushed');
   });
 });

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { access, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { until } from '@oaakit/emulator/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -80,6 +83,54 @@ describe('the throwaway PostgreSQL server of the tests', () => {
     await server.stop();
     const client = new pg.Client({ host: server.host, port: server.port, user: 'postgres', password: 'x' });
     await expect(client.connect()).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+
+  it('dies with a test process that is killed, and the next sweep removes its directory', async () => {
+    // vite-node (vitest's TypeScript runner) runs the harness in a child process.
+    const vitest = createRequire(import.meta.url).resolve('vitest/package.json');
+    const viteNode = join(dirname(createRequire(vitest).resolve('vite-node/package.json')), 'vite-node.mjs');
+    const script = fileURLToPath(new URL('./private-test-helpers/serve-until-killed.ts', import.meta.url));
+    const child = spawn(process.execPath, [viteNode, script], {
+      env: {
+        ...process.env,
+        OAAKIT_PG_TEMPLATE: JSON.stringify({
+          superuserPassword: template.superuserPassword,
+          dataDir: template.dataDir,
+          bin: template.bin,
+        }),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const line = await until('the child to start its server', () => out.includes('\n') && out);
+    const { port, dir } = JSON.parse(line) as { port: number; dir: string };
+    const client = new pg.Client({
+      host: '127.0.0.1',
+      port,
+      user: 'postgres',
+      password: template.superuserPassword,
+    });
+    await client.connect();
+    // The session is cut (an 'error', then 'end'), which is the point.
+    client.on('error', () => undefined);
+    const ended = new Promise((resolve) => client.once('end', resolve));
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    // The server got SIGQUIT from the kernel when its parent died: the open session ends.
+    await ended;
+    // The postmaster closes its listening socket last, as it finishes exiting.
+    await until('the port to refuse connections', async () => {
+      const probe = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', password: 'x' });
+      probe.on('error', () => undefined);
+      const error = await probe.connect().then(
+        () => probe.end().then(() => undefined),
+        (e: unknown) => e,
+      );
+      return (error as { code?: string } | undefined)?.code === 'ECONNREFUSED';
+    });
+    expect(await sweepLeftovers()).toContain(dir);
   });
 
   it('sweeps the directories of a killed run, and only those', async () => {

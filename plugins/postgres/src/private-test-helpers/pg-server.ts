@@ -161,6 +161,8 @@ export interface PgServer {
   readonly port: number;
   readonly superuser: string;
   readonly superuserPassword: string;
+  /** The harness directory holding the data directory; removed by `stop()`. */
+  readonly dir: string;
   /** A client connected as the superuser to `database` (default `postgres`); the caller ends it. */
   connectAsSuperuser(database?: string): Promise<pg.Client>;
   /** Fast shutdown (open sessions are ended), then the data directory is removed. */
@@ -266,6 +268,7 @@ export async function startPgServer(template: PgTemplate): Promise<PgServer> {
     port,
     superuser: SUPERUSER,
     superuserPassword: template.superuserPassword,
+    dir,
     connectAsSuperuser,
     async stop() {
       // SIGINT is the fast shutdown: sessions a test left open do not keep the server up.

@@ -240,6 +240,21 @@ describe('postgres connector against a real cluster', () => {
   });
 });
 
+describe('postgres connector without a database list', () => {
+  it('reads every database that allows connections', async () => {
+    const { databases: _listed, ...rest } = config();
+    const t = testContext(rest, fixtures.passwords[READER_ROLE]!);
+    const all = (await postgresConnector.extract(t.ctx)) as ApplicationPayload;
+    // template0 does not allow connections.
+    expect(all.applications[0]!.resources!.map((r) => r.name)).toEqual([
+      'billing',
+      'hr',
+      'postgres',
+      'template1',
+    ]);
+  });
+});
+
 describe('postgres connector check', () => {
   it('passes for the reader role', async () => {
     await postgresConnector.check!(testContext(config(), fixtures.passwords[READER_ROLE]!).ctx);

@@ -16,7 +16,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chown, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -161,6 +161,8 @@ export interface PgServer {
   readonly port: number;
   readonly superuser: string;
   readonly superuserPassword: string;
+  /** With TLS: the server's self-signed certificate, to trust as the CA. */
+  readonly caFile?: string;
   /** The harness directory holding the data directory; removed by `stop()`. */
   readonly dir: string;
   /** A client connected as the superuser to `database` (default `postgres`); the caller ends it. */
@@ -177,8 +179,10 @@ async function launch(
   bin: string,
   dataDir: string,
   port: number,
+  extra: string[],
 ): Promise<{ child: ChildProcess; portTaken: false } | { portTaken: true }> {
   const [cmd, args] = command(bin, 'postgres', [
+    ...extra,
     '-D',
     dataDir,
     '-p',
@@ -223,17 +227,59 @@ function randomPort(): number {
   return 20_000 + Math.floor(Math.random() * 30_000);
 }
 
+/** A self-signed certificate for localhost and 127.0.0.1, made by `openssl`, readable by the server only. */
+async function certificate(dir: string): Promise<{ cert: string; key: string }> {
+  const cert = join(dir, 'server.crt');
+  const key = join(dir, 'server.key');
+  await execFileAsync('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-days',
+    '1',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-subj',
+    '/CN=localhost',
+    '-addext',
+    'subjectAltName=DNS:localhost,IP:127.0.0.1',
+  ]);
+  // postgres refuses a key that others may read.
+  await chmod(key, 0o600);
+  if (asRoot) {
+    const { uid, gid } = await postgresAccount();
+    await chown(key, uid, gid);
+    await chown(cert, uid, gid);
+  }
+  return { cert, key };
+}
+
+/** Options of {@link startPgServer}. */
+export interface PgServerOptions {
+  /** TLS (`ssl=on`) with a self-signed certificate; clients trust it through {@link PgServer.caFile}. */
+  tls?: boolean;
+}
+
 /** Starts a server on a copy of the template. */
-export async function startPgServer(template: PgTemplate): Promise<PgServer> {
+export async function startPgServer(template: PgTemplate, options: PgServerOptions = {}): Promise<PgServer> {
   const dir = await harnessDir();
   const dataDir = join(dir, 'data');
   // `cp -a` keeps the owner (the postgres account) and the 0700 mode postgres insists on.
   await execFileAsync('cp', ['-a', template.dataDir, dataDir]);
+  const tls = options.tls ? await certificate(dir) : undefined;
+  const extra =
+    tls === undefined
+      ? []
+      : ['-c', 'ssl=on', '-c', `ssl_cert_file=${tls.cert}`, '-c', `ssl_key_file=${tls.key}`];
   let started: { child: ChildProcess; port: number } | undefined;
   try {
     for (let attempt = 0; attempt < 10 && started === undefined; attempt++) {
       const port = randomPort();
-      const result = await launch(template.bin, dataDir, port);
+      const result = await launch(template.bin, dataDir, port, extra);
       if (!result.portTaken) started = { child: result.child, port };
     }
   } catch (error) {
@@ -269,6 +315,7 @@ export async function startPgServer(template: PgTemplate): Promise<PgServer> {
     superuser: SUPERUSER,
     superuserPassword: template.superuserPassword,
     dir,
+    ...(tls !== undefined && { caFile: tls.cert }),
     connectAsSuperuser,
     async stop() {
       // SIGINT is the fast shutdown: sessions a test left open do not keep the server up.

@@ -64,7 +64,9 @@ export async function connect(options: ConnectOptions, database: string): Promis
       );
     }
     if (code === '42501' || code === '3D000') {
-      throw new OaaError<PostgresErrorCode>(`cannot connect to ${where}: ${(error as Error).message}`, {
+      const fix =
+        code === '42501' ? `; as an owner or superuser run: ${grantConnect(database, config.user)}` : '';
+      throw new OaaError<PostgresErrorCode>(`cannot connect to ${where}: ${(error as Error).message}${fix}`, {
         code: 'DATABASE_NOT_READABLE',
         cause: error,
         hints: code === '42501' ? [grantConnect(database, config.user)] : [],

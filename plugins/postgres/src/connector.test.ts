@@ -273,6 +273,14 @@ describe('postgres connector check', () => {
       message: expect.stringContaining('GRANT CONNECT ON DATABASE "hr" TO "no_connect";'),
     });
     expect((error as Error).message).not.toContain('"postgres"');
+    // The same when the database it is refused is the first one it connects to.
+    const first: unknown = await postgresConnector.check!(
+      testContext(config({ user: 'no_connect', databases: ['billing'] }), 'pw-no-connect').ctx,
+    ).catch((e: unknown) => e);
+    expect(first).toMatchObject({
+      code: 'DATABASE_NOT_READABLE',
+      message: expect.stringContaining('GRANT CONNECT ON DATABASE "billing" TO "no_connect";'),
+    });
   });
 
   it('throws SOURCE_CREDENTIALS_REFUSED on a wrong password, without the password', async () => {

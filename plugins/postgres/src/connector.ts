@@ -176,6 +176,12 @@ export const postgresConnector = defineConnector({
       }
     }
     ctx.logger.info({ databases: databases.length, grants: assembler.grants }, 'read the privileges');
+    if (assembler.unknownPrivileges.size > 0) {
+      ctx.logger.warn(
+        { privileges: [...assembler.unknownPrivileges] },
+        'privileges this connector does not know were left out',
+      );
+    }
     return assembler.build();
   },
 });

@@ -72,6 +72,8 @@ export class PayloadAssembler {
   private readonly schemaOids = new Map<string, string>();
   /** Grants read; counts for the log. */
   grants = 0;
+  /** Privileges read that have no role (and were left out). */
+  readonly unknownPrivileges = new Set<string>();
 
   constructor(
     private readonly application: string,
@@ -204,6 +206,11 @@ export class PayloadAssembler {
 
   private grant(to: Identity | undefined, role: string, resource: ResourceBuilder, grantable = false): void {
     if (to === undefined) return;
+    // A privilege of a later PostgreSQL than this connector knows is left out, and reported once.
+    if (role !== OWNER_ROLE && PRIVILEGE_TYPES[role] === undefined) {
+      this.unknownPrivileges.add(role);
+      return;
+    }
     this.grants++;
     this.b.grantRole({
       ...to,

@@ -70,6 +70,10 @@ export class PayloadAssembler {
   private database: { row: DatabaseRow; resource: ResourceBuilder } | undefined;
   private readonly schemas = new Map<string, ResourceBuilder>();
   private readonly schemaOids = new Map<string, string>();
+  private readonly pending = new Map<
+    string,
+    { to: Identity; role: string; grantable: boolean; resources: string[] }
+  >();
   /** Grants read; counts for the log. */
   grants = 0;
   /** Privileges read that have no role (and were left out). */
@@ -212,13 +216,15 @@ export class PayloadAssembler {
       return;
     }
     this.grants++;
-    this.b.grantRole({
-      ...to,
-      application: this.application,
-      role,
-      resources: [resource.path],
-      ...(grantable && { customProperties: { grant_option: true } }),
-    });
+    // One role assignment per identity, role and grant option, listing every resource it applies
+    // to: half a million grants become a few thousand assignments, not half a million objects.
+    const key = `${to.identityType}\u0000${to.identity}\u0000${role}\u0000${grantable}`;
+    let pending = this.pending.get(key);
+    if (pending === undefined) this.pending.set(key, (pending = { to, role, grantable, resources: [] }));
+    // A resource's grants are read together, so a repeat (one privilege from two grantors, or
+    // pg_database_owner's next to the owner's own) is the last one listed.
+    const path = resource.path;
+    if (pending.resources.at(-1) !== path) pending.resources.push(path);
   }
 
   private grantAcl(acl: AclEntry[], owner: string, resource: ResourceBuilder, relkind?: string): void {
@@ -340,6 +346,16 @@ export class PayloadAssembler {
   }
 
   build(): ApplicationPayload {
+    for (const { to, role, grantable, resources } of this.pending.values()) {
+      this.b.grantRole({
+        ...to,
+        application: this.application,
+        role,
+        resources,
+        ...(grantable && { customProperties: { grant_option: true } }),
+      });
+    }
+    this.pending.clear();
     return this.b.build();
   }
 }

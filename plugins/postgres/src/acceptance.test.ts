@@ -4,12 +4,7 @@ import { runAcceptance } from '@oaakit/runner/testing';
 import { afterAll, beforeAll } from 'vitest';
 import postgresConnector from './index.js';
 import { loadFixtures, READER_ROLE, type LoadedFixtures } from './private-test-helpers/fixtures.js';
-import {
-  createTemplate,
-  startPgServer,
-  type PgServer,
-  type PgTemplate,
-} from './private-test-helpers/pg-server.js';
+import { createTemplate, startPgServer, type PgServer, type PgTemplate } from './testing/index.js';
 
 let template: PgTemplate;
 let server: PgServer;

@@ -11,12 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgresConnector from './index.js';
 import { testContext } from './private-test-helpers/context.js';
 import { loadFixtures, READER_ROLE, type LoadedFixtures } from './private-test-helpers/fixtures.js';
-import {
-  createTemplate,
-  startPgServer,
-  type PgServer,
-  type PgTemplate,
-} from './private-test-helpers/pg-server.js';
+import { createTemplate, startPgServer, type PgServer, type PgTemplate } from './testing/index.js';
 
 let template: PgTemplate;
 let server: PgServer;

@@ -1,12 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixtures, READER_ROLE, type LoadedFixtures } from './private-test-helpers/fixtures.js';
-import {
-  createTemplate,
-  startPgServer,
-  type PgServer,
-  type PgTemplate,
-} from './private-test-helpers/pg-server.js';
+import { createTemplate, startPgServer, type PgServer, type PgTemplate } from './testing/index.js';
 
 let template: PgTemplate;
 let server: PgServer;

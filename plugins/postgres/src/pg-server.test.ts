@@ -14,7 +14,7 @@ import {
   sweepLeftovers,
   type PgServer,
   type PgTemplate,
-} from './private-test-helpers/pg-server.js';
+} from './testing/index.js';
 
 let template: PgTemplate;
 const started: PgServer[] = [];

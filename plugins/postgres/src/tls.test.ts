@@ -4,12 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgresConnector from './index.js';
 import { testContext } from './private-test-helpers/context.js';
-import {
-  createTemplate,
-  startPgServer,
-  type PgServer,
-  type PgTemplate,
-} from './private-test-helpers/pg-server.js';
+import { createTemplate, startPgServer, type PgServer, type PgTemplate } from './testing/index.js';
 
 const PASSWORD = 'tls-reader-password';
 let template: PgTemplate;

@@ -16,12 +16,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import postgresConnector from './index.js';
 import { loadFixtures, READER_ROLE, type LoadedFixtures } from './private-test-helpers/fixtures.js';
-import {
-  createTemplate,
-  startPgServer,
-  type PgServer,
-  type PgTemplate,
-} from './private-test-helpers/pg-server.js';
+import { createTemplate, startPgServer, type PgServer, type PgTemplate } from './testing/index.js';
 
 /** The privileges checked, and the canonical permission type each maps to. */
 const CHECKED = {

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { PgServer } from './pg-server.js';
+import type { PgServer } from '../testing/index.js';
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url);
 

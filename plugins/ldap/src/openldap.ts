@@ -46,11 +46,6 @@ export const OPENLDAP_GROUP_PROPERTIES = {
 const GROUP_CLASSES = ['groupOfNames', 'groupOfUniqueNames', 'posixGroup'] as const;
 const DAY_MS = 86_400_000;
 
-/** A `uniqueMember` value is a DN with an optional `#'0101'B` unique identifier, which is dropped. */
-function uniqueMemberDn(value: string): string {
-  return value.replace(/#'[01]*'B$/, '');
-}
-
 function integer(value: string | undefined): number | undefined {
   if (value === undefined || !/^-?\d+$/.test(value.trim())) return undefined;
   const n = Number(value.trim());
@@ -179,7 +174,10 @@ export function openLdapFlavor(options: OpenLdapOptions = {}): DirectoryFlavor {
         id: required(entry, 'entryUUID', 'the id of the group'),
         dn: entry.dn,
         name: required(entry, 'cn', 'the name of the group'),
-        memberDns: [...values(entry, 'member'), ...values(entry, 'uniqueMember').map(uniqueMemberDn)],
+        // A uniqueMember value may end in a unique identifier (`#'0101'B`): it then names the holder
+        // of that DN with that x500UniqueIdentifier, which the DN alone does not match
+        // (uniqueMemberMatch). Kept whole, it matches no entry's DN, as slapd's own answers have it.
+        memberDns: [...values(entry, 'member'), ...values(entry, 'uniqueMember')],
         memberUids: values(entry, 'memberUid'),
         properties,
       };

@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { InvalidCredentialsError } from 'ldapts';
+import { normalizeDn } from '../dn.js';
 import { READER_DN, SUFFIX, type SlapdServer } from './slapd-server.js';
 
 const FIXTURES = new URL('../../fixtures/openldap/', import.meta.url);
@@ -157,6 +158,8 @@ export interface FixtureDirectory {
   readerPassword: string;
   /** Every account's password, by DN as written in the fixtures. */
   passwords: Map<string, string>;
+  /** The password of the account `dn` (in any case and escaping), if it has one. */
+  passwordOf(dn: string): string | undefined;
   /** The generated staff. */
   staff: StaffMember[];
 }
@@ -216,5 +219,12 @@ export async function loadFixtureDirectory(server: SlapdServer): Promise<Fixture
 
   const readerPassword = passwords.get(READER_DN);
   if (readerPassword === undefined) throw new Error(`the fixtures have no ${READER_DN}`);
-  return { readerDn: READER_DN, readerPassword, passwords, staff: members };
+  const byDn = new Map([...passwords].map(([dn, password]) => [normalizeDn(dn), password]));
+  return {
+    readerDn: READER_DN,
+    readerPassword,
+    passwords,
+    passwordOf: (dn) => byDn.get(normalizeDn(dn)),
+    staff: members,
+  };
 }

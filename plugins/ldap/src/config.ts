@@ -47,10 +47,14 @@ function filter(what: 'userFilter' | 'groupFilter') {
     );
 }
 
+const attribute = z
+  .string()
+  .regex(ATTRIBUTE, 'must be an attribute name (letters, digits, hyphens) or an OID');
+
 const customProperty = z.union([
-  z.string().regex(ATTRIBUTE, 'must be an attribute name (letters, digits, hyphens) or an OID'),
+  attribute.describe('the attribute to copy, to a property of its name'),
   z.strictObject({
-    attribute: z.string().regex(ATTRIBUTE, 'must be an attribute name (letters, digits, hyphens) or an OID'),
+    attribute: attribute.describe('the attribute to copy'),
     name: z
       .string()
       .refine((n) => PROPERTY.test(n.toLowerCase()), {

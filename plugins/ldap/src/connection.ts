@@ -146,7 +146,7 @@ export function adBindReason(message: string): string | undefined {
 }
 
 /** The error of a refused bind, with the cause named. */
-function bindError(error: unknown, where: string, config: LdapConfig): OaaError<LdapErrorCode> {
+export function bindError(error: unknown, where: string, config: LdapConfig): OaaError<LdapErrorCode> {
   const message = (error as Error).message;
   if (error instanceof StrongAuthRequiredError || error instanceof ConfidentialityRequiredError) {
     return new OaaError<LdapErrorCode>(

@@ -4,6 +4,7 @@
  * membership, nesting and managers and writes the payload. OpenLDAP and Active Directory each
  * implement this interface in their own module.
  */
+import type { PropertyType } from '@oaakit/core';
 import type { Client, Entry } from 'ldapts';
 
 /** The directory products the connector knows. `auto` in the config picks one from the rootDSE. */
@@ -87,6 +88,12 @@ export interface DirectoryFlavor {
   readonly groupAttributes: readonly string[];
   /** Attributes that are binary and must be read as buffers (for example `objectGUID`, `objectSid`). */
   readonly binaryAttributes: readonly string[];
+  /**
+   * The type of each custom property `toUser` and `toGroup` may set in `properties`: the payload
+   * declares them before its first user, which the connector writes while later pages are read.
+   */
+  readonly userProperties: Readonly<Record<string, PropertyType>>;
+  readonly groupProperties: Readonly<Record<string, PropertyType>>;
   /** Maps a user entry; throws an error naming the DN and attribute when a required one is missing. */
   toUser(entry: Entry): DirectoryUser;
   /**

@@ -4,7 +4,6 @@ import {
   dateToFiletime,
   domainSidOf,
   filetimeToIso,
-  generalizedTimeToIso,
   guidToBytes,
   guidToString,
   isExpired,
@@ -63,42 +62,6 @@ describe('FILETIME (100 ns ticks since 1601-01-01 UTC)', () => {
     expect(isExpired(dateToFiletime(new Date('2030-01-01T00:00:01Z')), now)).toBe(false);
     expect(isExpired(0n, now)).toBe(false);
     expect(isExpired(FILETIME_NEVER, now)).toBe(false);
-  });
-});
-
-describe('generalized time (whenCreated, createTimestamp)', () => {
-  it('converts AD and OpenLDAP forms to RFC 3339 UTC', () => {
-    expect(generalizedTimeToIso('20261128031810.0Z')).toBe('2026-11-28T03:18:10Z');
-    expect(generalizedTimeToIso('20240229235959Z')).toBe('2024-02-29T23:59:59Z');
-    expect(generalizedTimeToIso('20240101123000.123456789Z')).toBe('2024-01-01T12:30:00.123456789Z');
-    expect(generalizedTimeToIso('20240101123000,5Z')).toBe('2024-01-01T12:30:00.5Z');
-  });
-
-  it('applies a time zone offset', () => {
-    expect(generalizedTimeToIso('20240101000000+0130')).toBe('2023-12-31T22:30:00Z');
-    expect(generalizedTimeToIso('20240101000000-05')).toBe('2024-01-01T05:00:00Z');
-  });
-
-  it('reads a fraction of the hour or the minute exactly', () => {
-    expect(generalizedTimeToIso('2024010112.5Z')).toBe('2024-01-01T12:30:00Z');
-    expect(generalizedTimeToIso('2024010112.0001Z')).toBe('2024-01-01T12:00:00.36Z');
-    expect(generalizedTimeToIso('202401011230.25Z')).toBe('2024-01-01T12:30:15Z');
-    expect(generalizedTimeToIso('202401011230Z')).toBe('2024-01-01T12:30:00Z');
-  });
-
-  it('keeps years before 100 as they are', () => {
-    expect(generalizedTimeToIso('00500101000000Z')).toBe('0050-01-01T00:00:00Z');
-  });
-
-  it('refuses malformed values and dates that do not exist, quoting them', () => {
-    expect(() => generalizedTimeToIso('20230229120000Z')).toThrow(
-      'is not a valid date and time: "20230229120000Z"',
-    );
-    expect(() => generalizedTimeToIso('20240101246000Z')).toThrow(/not a valid date/);
-    // Local time without a zone is ambiguous.
-    expect(() => generalizedTimeToIso('20240101120000')).toThrow(/not an LDAP generalized time/);
-    expect(() => generalizedTimeToIso('20240101Z')).toThrow(/not an LDAP generalized time/);
-    expect(() => generalizedTimeToIso('99991231230000-0100')).toThrow(/outside the years 0000-9999/);
   });
 });
 

@@ -8,7 +8,6 @@
  *   (little-endian) and the last two in order.
  * - objectSid: a binary SID, written `S-1-5-21-...`.
  * - userAccountControl and groupType: bit flags.
- * - whenCreated: an LDAP generalized time (`20240131123456.0Z`).
  *
  * Timestamps come out as RFC 3339 strings in UTC, with as many fractional-second digits as the
  * source carries (none when it has none), so nothing is rounded.
@@ -37,14 +36,8 @@ export function isNever(ticks: bigint): boolean {
   return ticks === 0n || ticks === FILETIME_NEVER;
 }
 
-/** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z, in seconds since the Unix epoch: RFC 3339's range. */
-const FIRST_SECOND = -62_167_219_200n;
-const LAST_SECOND = 253_402_300_799n;
-
 /** An instant as RFC 3339 UTC: whole seconds since the epoch plus the fraction's decimal digits. */
 function rfc3339(epochSeconds: bigint, fractionDigits: string): string {
-  if (epochSeconds < FIRST_SECOND || epochSeconds > LAST_SECOND)
-    throw new Error('is outside the years 0000-9999 that an RFC 3339 timestamp can show');
   const whole = new Date(Number(epochSeconds) * 1000).toISOString().slice(0, 19);
   const fraction = fractionDigits.replace(/0+$/, '');
   return `${whole}${fraction === '' ? '' : `.${fraction}`}Z`;
@@ -80,72 +73,6 @@ export function dateToFiletime(date: Date): bigint {
 /** `accountExpires`: whether the account has expired at `now` (0 and 2^63-1 never expire). */
 export function isExpired(accountExpires: bigint, now: Date): boolean {
   return !isNever(accountExpires) && accountExpires <= dateToFiletime(now);
-}
-
-const GENERALIZED_TIME =
-  /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})?(\d{2})?(?:[.,](\d+))?(Z|[+-]\d{2}(?:\d{2})?)$/;
-
-/**
- * An LDAP generalized time (RFC 4517: `YYYYMMDDHH[MM[SS]][(.|,)fraction](Z|+hh[mm]|-hh[mm])`) as an
- * RFC 3339 UTC timestamp. A fraction belongs to the last unit given (of the hour, the minute or the
- * second) and is kept exactly. Throws on a malformed value or an impossible date.
- */
-export function generalizedTimeToIso(value: string): string {
-  const m = GENERALIZED_TIME.exec(value);
-  if (!m) throw new Error(`is not an LDAP generalized time (YYYYMMDDHHMMSS[.f]Z): ${JSON.stringify(value)}`);
-  const [, y, mo, d, h, mi, s, frac, zone] = m as unknown as [
-    string,
-    string,
-    string,
-    string,
-    string,
-    ...(string | undefined)[],
-  ];
-  if (mi === undefined && s !== undefined)
-    throw new Error(`has seconds without minutes: ${JSON.stringify(value)}`);
-  const [year, month, day, hour, minute, second] = [y, mo, d, h, mi ?? '0', s ?? '0'].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  // setUTCFullYear, unlike Date.UTC, leaves years 0-99 alone; 31 April rolls over into May, so a
-  // changed field means the date does not exist.
-  const check = new Date(0);
-  check.setUTCFullYear(year, month - 1, day);
-  check.setUTCHours(hour, minute, second, 0);
-  if (
-    check.getUTCFullYear() !== year ||
-    check.getUTCMonth() !== month - 1 ||
-    check.getUTCDate() !== day ||
-    hour > 23 ||
-    minute > 59 ||
-    second > 59
-  )
-    throw new Error(`is not a valid date and time: ${JSON.stringify(value)}`);
-  // The fraction as seconds: of the second itself, or scaled from the minute (x60) or hour (x3600),
-  // which keeps it a finite decimal of no more digits.
-  let fractionSeconds = 0n;
-  let fractionDigits = '';
-  if (frac !== undefined) {
-    const unit = s !== undefined ? 1n : mi !== undefined ? 60n : 3600n;
-    const scale = 10n ** BigInt(frac.length);
-    const scaled = BigInt(frac) * unit;
-    fractionSeconds = scaled / scale;
-    fractionDigits = (scaled % scale).toString().padStart(frac.length, '0');
-  }
-  let offsetSeconds = 0n;
-  if (zone !== undefined && zone !== 'Z') {
-    const sign = zone.startsWith('-') ? -1n : 1n;
-    const oh = BigInt(zone.slice(1, 3));
-    const om = BigInt(zone.slice(3, 5) || '0');
-    if (oh > 23n || om > 59n) throw new Error(`has an invalid time zone offset: ${JSON.stringify(value)}`);
-    offsetSeconds = sign * (oh * 3600n + om * 60n);
-  }
-  const epochSeconds = BigInt(check.getTime() / 1000) + fractionSeconds - offsetSeconds;
-  return rfc3339(epochSeconds, fractionDigits);
 }
 
 /** The standard string form of a 16-byte objectGUID: `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, lower case. */

@@ -3,7 +3,12 @@
  * Active Directory adds one to the diagnostic message (`data 533`), which the connector names.
  * The Samba tests bind against a real domain controller; these check every reason code.
  */
-import { ConfidentialityRequiredError, InvalidCredentialsError, StrongAuthRequiredError } from 'ldapts';
+import {
+  ConfidentialityRequiredError,
+  InvalidCredentialsError,
+  StrongAuthRequiredError,
+  UnwillingToPerformError,
+} from 'ldapts';
 import { describe, expect, it } from 'vitest';
 import { ldapConfigSchema } from './config.js';
 import { adBindReason, AD_BIND_REASONS, bindError } from './connection.js';
@@ -62,5 +67,20 @@ describe('a refused bind', () => {
       expect(said.message).toMatch(/^ldap:\/\/dc1\.corp\.example requires TLS for a simple bind/);
       expect(said.details).toEqual({ field: 'startTls' });
     }
+  });
+
+  it('names another refusal by the server as a refused bind, with its message', () => {
+    const said = bindError(
+      new UnwillingToPerformError('00002035: LdapErr: DSID-0C090E6E, comment: Unwilling to perform'),
+      where,
+      config,
+    );
+    expect(said).toMatchObject({
+      code: 'SOURCE_CREDENTIALS_REFUSED',
+      details: { field: 'bindDn', resultCode: 53 },
+    });
+    expect(said.message).toMatch(
+      /^ldap:\/\/dc1\.corp\.example refused the bind as "CORP\\oaa-reader": 00002035: /,
+    );
   });
 });

@@ -109,12 +109,12 @@ function errorCode(error: unknown): string | undefined {
 }
 
 /** The error of a connection that failed before or during TLS. */
-function transportError(error: unknown, where: string, options: ConnectOptions): OaaError<LdapErrorCode> {
+function transportError(error: unknown, where: string, config: LdapConfig): OaaError<LdapErrorCode> {
   if (error instanceof OaaError) return error as OaaError<LdapErrorCode>;
   const code = errorCode(error);
   const message = (error as Error).message;
   if (code !== undefined && CERTIFICATE_ERROR.test(code)) {
-    const { caFile } = options.config;
+    const { caFile } = config;
     return new OaaError<LdapErrorCode>(
       `the certificate of ${where} is not trusted: ${message} (${code})` +
         (caFile === undefined
@@ -183,7 +183,15 @@ export function bindError(error: unknown, where: string, config: LdapConfig): Oa
       },
     );
   }
-  return transportError(error, where, { config, password: '' });
+  if (error instanceof ResultCodeError) {
+    // The server answered, and refused for a reason of its own (unwillingToPerform, say).
+    return new OaaError<LdapErrorCode>(`${where} refused the bind as "${config.bindDn}": ${message}`, {
+      code: 'SOURCE_CREDENTIALS_REFUSED',
+      cause: error,
+      details: { field: 'bindDn', resultCode: error.code },
+    });
+  }
+  return transportError(error, where, config);
 }
 
 /** Connects (with TLS as configured) and binds as `bindDn`. */
@@ -221,7 +229,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
             hints: ['use an ldaps:// url, or ask for TLS to be set up on the server'],
           });
         }
-        throw transportError(error, where, options);
+        throw transportError(error, where, config);
       }
     }
     try {
@@ -231,7 +239,7 @@ export async function connect(options: ConnectOptions): Promise<Connection> {
     }
   } catch (error) {
     await close();
-    throw error instanceof OaaError ? error : transportError(error, where, options);
+    throw error instanceof OaaError ? error : transportError(error, where, config);
   }
   return { client, where, close };
 }

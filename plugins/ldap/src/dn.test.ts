@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dnsName, isUnder, normalizeDn, parseDn } from './dn.js';
 
@@ -16,6 +17,33 @@ describe('normalizeDn', () => {
     expect(normalizeDn('cn=Tom\\C3\\A1s,dc=x')).toBe(normalizeDn('cn=Tomás,dc=x'));
     // The order of a multi-valued RDN does not matter.
     expect(normalizeDn('cn=a+uid=b,dc=x')).toBe(normalizeDn('uid=b+cn=a,dc=x'));
+  });
+
+  it('gives a DN the form of the same DN with a character written as a hex escape', () => {
+    const value = fc.string({ unit: fc.constantFrom(...'aBz09 .-_=<>,+#;"\\é'), minLength: 1, maxLength: 8 });
+    const rdn = fc.tuple(fc.constantFrom('cn', 'UID', 'ou', 'dc'), value);
+    fc.assert(
+      fc.property(fc.array(rdn, { minLength: 1, maxLength: 4 }), fc.nat(), (rdns, pick) => {
+        // Each value escaped as RFC 4514 says, then one character of one value as \XX.
+        const escape = (v: string) => {
+          let out = v.replace(/[\\,+"<>;=]/g, (c) => `\\${c}`);
+          if (/^[ #]/.test(out)) out = `\\${out}`;
+          if (out.endsWith(' ') && out !== '\\ ') out = `${out.slice(0, -1)}\\ `;
+          return out;
+        };
+        const dn = rdns.map(([t, v]) => `${t}=${escape(v)}`).join(',');
+        const at = pick % rdns.length;
+        const [t, v] = rdns[at]!;
+        const hex = [...Buffer.from(v[0]!, 'utf8')]
+          .map((b) => `\\${b.toString(16).padStart(2, '0')}`)
+          .join('');
+        const other = rdns
+          .map(([t2, v2], i) => (i === at ? `${t}=${hex}${escape(v.slice(1))}` : `${t2}=${escape(v2)}`))
+          .join(',');
+        expect(normalizeDn(other)).toBe(normalizeDn(dn));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('keeps apart DNs that differ', () => {

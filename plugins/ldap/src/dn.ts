@@ -6,6 +6,14 @@
  */
 
 const HEX = /^[0-9a-fA-F]{2}$/;
+/** What only a parse normalises: escapes, quotes, `+` and `;` separators, `#` values, spaces at separators. */
+const SPECIAL = /[\\+";#<>]|\s[,=]|[,=]\s|^\s|\s$|=$|^=|,,|^,|,$/;
+
+function count(text: string, c: string): number {
+  let n = 0;
+  for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) n++;
+  return n;
+}
 
 /** One RDN component: `type=value` with the value unescaped. */
 interface Ava {
@@ -90,10 +98,11 @@ export function parseDn(dn: string): Ava[][] | undefined {
 }
 
 function escapeValue(value: string): string {
-  return value
-    .replace(/[\\,+"<>;=]/g, (c) => `\\${c}`)
-    .replace(/^[ #]/, (c) => `\\${c}`)
-    .replace(/ $/, '\\ ');
+  let out = value.replace(/[\\,+"<>;=]/g, (c) => `\\${c}`);
+  // A leading space or '#', and a trailing space, each escaped once (a lone space is both).
+  if (/^[ #]/.test(out)) out = `\\${out}`;
+  if (out.endsWith(' ') && out !== '\\ ') out = `${out.slice(0, -1)}\\ `;
+  return out;
 }
 
 /**
@@ -105,6 +114,9 @@ function escapeValue(value: string): string {
  * normalizeDn('CN=Smith\\2C John, OU=People,DC=corp') === normalizeDn('cn=smith\\, john,ou=people,dc=corp')
  */
 export function normalizeDn(dn: string): string {
+  // Most DNs have no escapes, no multi-valued RDNs and no spaces around separators: lower-casing
+  // them is all it takes, without the garbage of a parse (a run normalises every member value).
+  if (!SPECIAL.test(dn) && count(dn, '=') === count(dn, ',') + 1) return dn.toLowerCase();
   const rdns = parseDn(dn);
   if (rdns === undefined) return dn.trim().toLowerCase();
   return rdns

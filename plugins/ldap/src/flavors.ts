@@ -1,5 +1,6 @@
 /** The directory products this connector knows, by the name the config gives them. */
 import { OaaError } from '@oaakit/core';
+import { activeDirectoryFlavor } from './active-directory.js';
 import type { DisabledAttribute } from './config.js';
 import type { LdapErrorCode } from './error-codes.js';
 import type { DirectoryFlavor, FlavorName } from './flavor.js';
@@ -17,6 +18,7 @@ export type FlavorFactory = (options: FlavorOptions) => DirectoryFlavor;
 /** Every flavour built in, by name. */
 export const FLAVORS: Partial<Record<FlavorName, FlavorFactory>> = {
   openldap: openLdapFlavor,
+  'active-directory': () => activeDirectoryFlavor(),
 };
 
 /** The flavour `name`; throws `FLAVOR_UNAVAILABLE` when it is not built in. */

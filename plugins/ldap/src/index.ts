@@ -17,6 +17,7 @@ export {
   type LdapConfig,
   type LdapConfigInput,
 } from './config.js';
+export { AD_GROUP_PROPERTIES, AD_USER_PROPERTIES } from './active-directory.js';
 export { AD_BIND_REASONS, AD_CAPABILITY } from './connection.js';
 export { OPENLDAP_GROUP_PROPERTIES, OPENLDAP_USER_PROPERTIES } from './openldap.js';
 export { openLdapLimitsLine } from './search.js';

@@ -18,7 +18,7 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -794,6 +794,59 @@ describe('re-running the connector against Active Directory', () => {
       expect(changed.diff.byKind.users).toMatchObject({ changed: 1 });
     } finally {
       await emulator.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('oaa plugins test plugins/ldap against Active Directory', () => {
+  it('passes every applicable check, run as the built command, and the password appears nowhere', async () => {
+    const { server, fixture } = await theDomain();
+    const repo = fileURLToPath(new URL('../../../', import.meta.url));
+    const dir = await mkdtemp(join(tmpdir(), 'oaa-plugins-test-ad-'));
+    try {
+      const config = join(dir, 'acceptance.json');
+      const connector = {
+        id: 'active-directory',
+        plugin: join(repo, 'plugins/ldap'),
+        provider: 'Active Directory',
+        dataSource: 'Samba fixtures',
+        config: { url: server.url, bindDn: fixture.bindDn },
+        secrets: { bindPassword: 'env:AD_BIND_PASSWORD' },
+      };
+      await writeFile(config, JSON.stringify({ connectors: [connector] }));
+      const child = spawn(
+        process.execPath,
+        [
+          join(repo, 'packages/cli/bin/run.js'),
+          'plugins',
+          'test',
+          'plugins/ldap',
+          '--config',
+          config,
+          '--json',
+        ],
+        { cwd: repo, env: { ...process.env, AD_BIND_PASSWORD: fixture.bindPassword, NO_COLOR: '1' } },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+      child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
+      const [code] = (await once(child, 'close')) as [number | null];
+      expect(code, stderr).toBe(0);
+      const report = JSON.parse(stdout) as {
+        connector: { id: string; template: string };
+        checks: { name: string; ok: boolean; skipped: boolean; reason: string }[];
+      };
+      expect(report.connector).toMatchObject({ id: 'ldap', template: 'identity_provider' });
+      expect(report.checks.filter((c) => !c.ok)).toEqual([]);
+      // Only what cannot apply is skipped: the source is not HTTP, and the connector keeps no state.
+      expect(report.checks.filter((c) => c.skipped).map((c) => c.name)).toEqual([
+        'source-faults',
+        'incremental',
+      ]);
+      expect(stdout + stderr).not.toContain(fixture.bindPassword);
+    } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });

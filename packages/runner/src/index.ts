@@ -76,6 +76,7 @@ export {
   type SkippedRunResult,
   type TargetRef,
 } from './pipeline/run-types.js';
+export type { ConnectorWarning } from './pipeline/connector-warnings.js';
 export {
   acceptConfiguredConnector,
   type AcceptConfiguredOptions,

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from '@oaakit/client';
 import { startTestEmulator, type TestEmulator } from '@oaakit/emulator/testing';
-import { StateStore, runConnector } from '@oaakit/runner';
+import { StateStore, runConnector, type RunResult } from '@oaakit/runner';
 import { InvalidCredentialsError, type Entry } from 'ldapts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ldapConnector from './index.js';
@@ -87,11 +87,30 @@ async function access(identity: string): Promise<AccessView[]> {
 
 describe('the pushed graph against the directory', () => {
   let dataSourceId: string;
+  let pushed: RunResult;
   beforeAll(async () => {
     const result = await run('corp.example', 'state');
     expect(result.status).toBe('pushed');
     if (result.status !== 'pushed') throw new Error('not pushed');
     dataSourceId = result.dataSource.id;
+    pushed = result;
+  });
+
+  it("reports the cycles it broke, the referral it did not follow and the manager it left out in the run's result", () => {
+    const messages = pushed.connectorWarnings.map((w) => w.message);
+    expect(messages).toEqual([
+      expect.stringMatching(/^group nesting has cycles: /),
+      expect.stringMatching(/^managers that are not users of this read were left out/),
+      expect.stringMatching(/^the directory referred parts of the search to other servers/),
+    ]);
+    expect(pushed.connectorWarnings[1]!.details).toMatchObject({
+      unresolved: 1,
+      examples: ['cn=Board of Directors,ou=roles,dc=corp,dc=example'],
+    });
+    expect(pushed.connectorWarnings[2]!.details).toEqual({
+      referrals: ['ldap://partners.corp.example/ou=partners,dc=corp,dc=example??sub'],
+    });
+    expect(JSON.stringify(pushed)).not.toContain(fixtures.readerPassword);
   });
 
   it('puts every user in the groups slapd says it is in, nested ones included (dynlist dgMemberOf, memberUid)', async () => {

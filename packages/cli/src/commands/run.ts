@@ -5,7 +5,7 @@ import type { CheckResult, ConnectorOutcome, LoadedConfig, RunResult } from '@oa
 import { runFailure, runOutput, writeReport } from '../run/run-outcome.js';
 import type { RunOutput } from '../run/run-outcome.js';
 import { NO_PROGRESS, createProgressRenderer } from '../run/progress-renderer.js';
-import { diffLines, summaryTable } from '../run/run-summary.js';
+import { connectorWarningLines, diffLines, summaryTable } from '../run/run-summary.js';
 import { ServiceCommand } from '../service-command.js';
 
 /** Warnings listed per connector for a human; the rest are counted. */
@@ -212,6 +212,7 @@ Exit codes: 2 the payload failed validation or the service refused it, 3 the del
       const shown = new Set(lines);
       for (const w of event?.warnings ?? []) if (!shown.has(w)) lines.push(`(push event) ${w}`);
     }
+    for (const line of connectorWarningLines(r)) this.log(line);
     if (lines.length === 0) return;
     this.log(`Warnings of ${r.connectorId} (${lines.length}):`);
     for (const line of lines.slice(0, MAX_WARNING_LINES)) this.log(`  ${line}`);

@@ -185,4 +185,40 @@ describe('oaa run', () => {
     const dry = await run(['--dry-run']);
     expect(dry.stdout).toContain('slow: Roster / roster slow (first push: everything is new)');
   });
+
+  it("reports the connector's warnings in --json and after the summary, redacted as in the log", async () => {
+    await writeConfig([roster('notes', { warnings: 7 }, { dataSource: 'roster notes' })]);
+    // The log at warn level, as JSON lines: the connector's warnings are still logged.
+    const res = await oaa(['run', '--json'], {
+      cwd: work.dir,
+      env: { ...emulator.env, OAA_LOG_LEVEL: 'warn', OAA_LOG_FORMAT: 'json' },
+    });
+    expect(res.code).toBe(0);
+    const [result] = json<RunOutput>(res).results;
+    expect(result).toMatchObject({ connectorId: 'notes', status: 'pushed' });
+    expect(result!.connectorWarnings).toHaveLength(7);
+    expect(result!.connectorWarnings[0]).toEqual({
+      message: 'roster note 1 of 7',
+      details: { note: 1, password: '[REDACTED]' },
+    });
+    expect(result!.connectorWarningsOmitted).toBeUndefined();
+    const logged = res.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => typeof l.msg === 'string' && l.msg.startsWith('roster note'));
+    expect(logged).toHaveLength(7);
+    expect(logged[0]).toMatchObject({ connector: 'notes', note: 1, password: '[REDACTED]' });
+
+    // Unchanged, so skipped: the connector ran all the same, and its warnings follow the summary.
+    const human = await run([]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^notes +unchanged /m);
+    expect(human.stdout).toContain('Connector warnings of notes (7):');
+    expect(human.stdout).toContain('  roster note 1 of 7 {"note":1,"password":"[REDACTED]"}');
+    expect(human.stdout).toContain('  roster note 5 of 7');
+    expect(human.stdout).not.toContain('roster note 6 of 7');
+    expect(human.stdout).toContain('  ... and 2 more (all of them are in --json and --report output)');
+    for (const out of [res, human]) expect(out.stdout + out.stderr).not.toContain('roster-password');
+  });
 });

@@ -1,6 +1,6 @@
 /** The human view of run results: the summary table and the dry-run diff. */
 import type { EntityKind } from '@oaakit/core';
-import type { EntityCounts, RunResult } from '@oaakit/runner';
+import type { ConnectorWarning, EntityCounts, RunResult } from '@oaakit/runner';
 import { formatBytes, formatDuration } from '../output/format.js';
 import { renderTable } from '../output/table.js';
 import type { Column } from '../output/table.js';
@@ -89,6 +89,38 @@ export function diffLines(result: RunResult): string[] {
     lines.push(
       `  a real run would be refused: it removes ${g.removed} of ${g.previous} ${g.kind} (${Math.round(g.share * 100)}% > ${Math.round(g.maxShare * 100)}%); --force overrides`,
     );
+  }
+  return lines;
+}
+
+/** Connector warnings spelled out after the summary; the result lists up to 1,000. */
+export const CONNECTOR_WARNING_LINES = 5;
+
+/** Details longer than this are cut in the summary (the result has them whole). */
+const DETAILS_CHARS = 160;
+
+function warningLine(w: ConnectorWarning): string {
+  if (w.details === undefined) return w.message;
+  const text = JSON.stringify(w.details);
+  return `${w.message} ${text.length > DETAILS_CHARS ? `${text.slice(0, DETAILS_CHARS - 3)}...` : text}`;
+}
+
+/**
+ * What the connector of `result` reported with `ctx.logger.warn`: how many, the first few, and
+ * where the rest are. No lines when it reported nothing.
+ */
+export function connectorWarningLines(result: RunResult, max = CONNECTOR_WARNING_LINES): string[] {
+  const listed = result.connectorWarnings;
+  const total = listed.length + (result.connectorWarningsOmitted ?? 0);
+  if (total === 0) return [];
+  const lines = [`Connector warnings of ${result.connectorId} (${total}):`];
+  for (const w of listed.slice(0, max)) lines.push(`  ${warningLine(w)}`);
+  if (total > max) {
+    const where =
+      total > listed.length
+        ? `the first ${listed.length} are in --json and --report output`
+        : 'all of them are in --json and --report output';
+    lines.push(`  ... and ${total - max} more (${where})`);
   }
   return lines;
 }

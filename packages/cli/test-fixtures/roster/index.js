@@ -12,6 +12,8 @@ const configSchema = z.strictObject({
   delayMs: z.number().int().min(0).default(0),
   /** Marks the payload incremental, which the service refuses as the first push to a data source. */
   incremental: z.boolean().default(false),
+  /** Logs this many warnings once the users are read (with a password among the details, redacted). */
+  warnings: z.number().int().min(0).default(0),
 });
 
 async function* localUsers(config, ctx) {
@@ -27,6 +29,8 @@ async function* localUsers(config, ctx) {
       groups: config.invalid && i === 0 ? ['no-such-group'] : ['staff'],
     };
   }
+  for (let i = 1; i <= config.warnings; i++)
+    ctx.logger.warn({ note: i, password: 'roster-password' }, `roster note ${i} of ${config.warnings}`);
 }
 
 export default defineConnector({

@@ -4,8 +4,6 @@
  * resources), `application-users`, `application-grants`.
  */
 import {
-  identityToPermissionsSchema,
-  localUserSchema,
   type ApplicationPayload,
   type ApplicationPropertyDefinition,
   type IdentityToPermissions,
@@ -14,8 +12,7 @@ import {
 import { GrantChecks } from './application-grants.js';
 import { checkApplication, type AppScope } from './application-scope.js';
 import { UserChecks } from './application-users.js';
-import { compile } from './compile.js';
-import { isStreamed, toArray, type Collection } from './collections.js';
+import { toArray, type Collection } from './collections.js';
 import { checkOperation, type CheckContext } from './context.js';
 import { UnmatchedIdentities } from './identities.js';
 import { fold, NameIndex } from './names.js';
@@ -164,32 +161,4 @@ export function checkApplicationPayload(
     grants: (grants, visitor) => void visitAll(grants, visitor, ctx, 'identity_to_permissions'),
   }));
   checks.finish();
-}
-
-/**
- * The shape checks of the collections the structural walk left to the semantic pass, for when the
- * rest of the payload is malformed and references cannot be resolved: every violation is still listed.
- */
-export function checkDeferredShapes(p: unknown, ctx: CheckContext, incremental: boolean): void {
-  if (typeof p !== 'object' || p === null) return;
-  const { applications, identity_to_permissions: grants } = p as Record<string, unknown>;
-  const walk = (list: unknown, check: ReturnType<typeof compile>, ...at: (string | number)[]) => {
-    if (!Array.isArray(list) && !isStreamed(list)) return;
-    ctx.path.push(...at);
-    let i = 0;
-    for (const item of list as Iterable<unknown>) {
-      ctx.path.push(i++);
-      check(item, ctx);
-      ctx.path.pop();
-    }
-    ctx.path.length -= at.length;
-  };
-  const users = compile(localUserSchema, { partial: incremental });
-  if (Array.isArray(applications)) {
-    applications.forEach((app: unknown, i) => {
-      if (typeof app === 'object' && app !== null)
-        walk((app as Record<string, unknown>).local_users, users, 'applications', i, 'local_users');
-    });
-  }
-  walk(grants, compile(identityToPermissionsSchema, { partial: incremental }), 'identity_to_permissions');
 }

@@ -5,15 +5,17 @@
 import type { Violation } from '../errors.js';
 import type { ApplicationPayload } from '../schemas/application.js';
 import { identityToPermissionsSchema, localUserSchema } from '../schemas/application.js';
-import type { HrisPayload } from '../schemas/hris.js';
-import type { IdentityProviderPayload } from '../schemas/identity-provider.js';
+import { hrisEmployeeSchema, type HrisPayload } from '../schemas/hris.js';
+import { idpUserSchema, type IdentityProviderPayload } from '../schemas/identity-provider.js';
 import { payloadSchemas, TEMPLATES, type Template } from '../schemas/templates.js';
-import { checkApplicationPayload, checkDeferredShapes } from './application.js';
+import { checkApplicationPayload } from './application.js';
+import { isStreamed } from './collections.js';
 import { compile } from './compile.js';
 import { CheckContext } from './context.js';
 import { checkHrisPayload } from './hris.js';
 import { checkIdentityProviderPayload } from './identity-provider.js';
 import type { SemanticOptions } from './options.js';
+import type * as z from 'zod';
 
 /** The outcome of `validate`: errors make the service answer 400; warnings come back with a 200. */
 export interface ValidationResult {
@@ -51,11 +53,17 @@ export function validate(
   return { errors: ctx.errors, warnings: ctx.warnings };
 }
 
-const DEFERRED = [localUserSchema, identityToPermissionsSchema];
+/** Per template, the item schemas of the collections whose shape the semantic pass checks. */
+const DEFERRED: Readonly<Record<Template, readonly z.ZodType[]>> = {
+  application: [localUserSchema, identityToPermissionsSchema],
+  identity_provider: [idpUserSchema],
+  hris: [hrisEmployeeSchema],
+};
 
 /**
- * The structural check of a payload, leaving an application's local users and
- * identity_to_permissions entries to the semantic pass, so a streamed collection is read once.
+ * The structural check of a payload, leaving the collections that may be streamed (an
+ * application's local users and identity_to_permissions entries, an identity provider's users, the
+ * employees of an hris) to the semantic pass, so a streamed collection is read once.
  * Returns the payload to check semantically, or undefined when the shape is wrong (everything wrong
  * with the shape is then reported, deferred collections included).
  */
@@ -81,12 +89,56 @@ export function checkShape(template: Template, payload: unknown, ctx: CheckConte
     payload !== null &&
     typeof payload === 'object' &&
     (payload as { incremental_change?: unknown }).incremental_change === true;
-  const deferred = template === 'application' ? DEFERRED : [];
-  compile(payloadSchemas[template], { partial: incremental, deferred })(payload, ctx);
+  compile(payloadSchemas[template], { partial: incremental, deferred: DEFERRED[template] })(payload, ctx);
   // References are only meaningful once the shape is right; the deferred shapes are still listed.
   if (ctx.errors.length > 0) {
-    if (template === 'application') checkDeferredShapes(payload, ctx, incremental);
+    checkDeferredShapes(template, payload, ctx, incremental);
     return undefined;
   }
   return payload;
+}
+
+/**
+ * The shape checks of the collections the structural walk left to the semantic pass, for when the
+ * rest of the payload is malformed and references cannot be resolved: every violation is still
+ * listed. Collections only the serializer can read (async iterables) are left unread.
+ */
+function checkDeferredShapes(template: Template, p: unknown, ctx: CheckContext, incremental: boolean): void {
+  if (typeof p !== 'object' || p === null) return;
+  const walk = (list: unknown, schema: z.ZodType, ...at: (string | number)[]) => {
+    if (!Array.isArray(list) && !isStreamed(list)) return;
+    const check = compile(schema, { partial: incremental });
+    ctx.path.push(...at);
+    let i = 0;
+    for (const item of list as Iterable<unknown>) {
+      ctx.path.push(i++);
+      check(item, ctx);
+      ctx.path.pop();
+    }
+    ctx.path.length -= at.length;
+  };
+  const fields = p as Record<string, unknown>;
+  switch (template) {
+    case 'application':
+      if (Array.isArray(fields.applications)) {
+        fields.applications.forEach((app: unknown, i) => {
+          if (typeof app === 'object' && app !== null)
+            walk(
+              (app as Record<string, unknown>).local_users,
+              localUserSchema,
+              'applications',
+              i,
+              'local_users',
+            );
+        });
+      }
+      walk(fields.identity_to_permissions, identityToPermissionsSchema, 'identity_to_permissions');
+      break;
+    case 'identity_provider':
+      walk(fields.users, idpUserSchema, 'users');
+      break;
+    case 'hris':
+      walk(fields.employees, hrisEmployeeSchema, 'employees');
+      break;
+  }
 }

@@ -1,12 +1,17 @@
 /**
  * Validation that shares the serializer's one read of a payload's large collections. An application
- * payload with a million streamed users is otherwise read twice (once to validate, once to push),
- * and each read produces the users again.
+ * payload with a million streamed users (or a directory's users fetched page by page) is otherwise
+ * read twice (once to validate, once to push), and each read produces the users again.
  */
 import { describeInvalidPayload, ValidationError, type Violation } from '../errors.js';
 import type { ApplicationPayload, IdentityToPermissions } from '../schemas/application.js';
+import type { HrisPayload } from '../schemas/hris.js';
+import type { IdentityProviderPayload } from '../schemas/identity-provider.js';
 import type { Template } from '../schemas/templates.js';
+import { streamedKind } from '../serialize/json-values.js';
 import { ApplicationChecks, type CollectionReader } from './application.js';
+import { HrisChecks } from './hris.js';
+import { IdentityProviderChecks } from './identity-provider.js';
 import { visitAll, type EntityVisitor } from './visit.js';
 import { isAsyncStreamed, isStreamed, type Collection } from './collections.js';
 import { CheckContext } from './context.js';
@@ -15,10 +20,11 @@ import type { SemanticOptions } from './options.js';
 
 export interface ValidationAsRead {
   /**
-   * What to serialize in place of the payload: the same JSON, whose local users and
-   * identity_to_permissions entries are checked as the serializer reads them (`identity_to_permissions`
-   * may move after `applications`). Once they are all read, reading on throws a `ValidationError`
-   * listing every violation if there is any, so a consumer never receives the whole payload.
+   * What to serialize in place of the payload: the same JSON, whose streamed collections are
+   * checked as the serializer reads them: an application's local users and identity_to_permissions
+   * entries (`identity_to_permissions` may move after `applications`), an identity provider's users,
+   * an hris's employees. Once they are all read, reading on throws a `ValidationError` listing every
+   * violation if there is any, so a consumer never receives the whole payload.
    */
   readonly value: unknown;
   /** Violations found so far. */
@@ -32,8 +38,10 @@ export interface ValidationAsRead {
 /**
  * Validates what it can of `payload` now and returns the value to serialize instead, which checks
  * the rest while it is read. When `errors` is not empty on return, the payload is invalid already
- * and `value` should not be sent. Other templates than `application`, and payloads that are not
- * plain objects, are validated whole at once.
+ * and `value` should not be sent. An identity provider's `users` and an hris's `employees` are
+ * checked as they are read when they are streamed (an iterable or async iterable; a list is checked
+ * at once), a reference to one read later (a `manager_id`) once the last has been read. Payloads
+ * that are not plain objects are validated whole at once.
  *
  * @example
  * const checked = validateAsRead('application', payload);
@@ -45,6 +53,12 @@ export function validateAsRead(
   payload: unknown,
   options: SemanticOptions = {},
 ): ValidationAsRead {
+  if (template === 'identity_provider' || template === 'hris') {
+    const field = template === 'hris' ? 'employees' : 'users';
+    if (!isPlain(payload) || streamedKind(payload[field]) === undefined)
+      return whole(template, payload, options);
+    return entitiesAsRead(template, payload, field);
+  }
   if (template !== 'application' || !isPlain(payload)) return whole(template, payload, options);
   const apps = (payload as { applications?: unknown }).applications;
   if (!Array.isArray(apps) || !apps.every(isPlain)) return whole(template, payload, options);
@@ -111,13 +125,7 @@ export function validateAsRead(
     if (++ended < pending.length) return;
     checks.finish();
     state.complete = true;
-    if (ctx.errors.length > 0) {
-      throw new ValidationError(describeInvalidPayload('application', ctx.errors), ctx.errors, {
-        hints: [
-          'the payload was not serialized to its end: whoever received part of it has no whole payload',
-        ],
-      });
-    }
+    throwIfInvalid('application', ctx);
   };
   if (pending.length === 0) {
     checks.finish();
@@ -133,6 +141,77 @@ export function validateAsRead(
   };
 }
 
+/**
+ * The rules of a template whose one large collection (`field`) is visited between the rest and
+ * `finish`: an identity provider's users, an hris's employees.
+ */
+interface EntityPhases {
+  checkRest(): void;
+  readonly visitor: EntityVisitor<unknown>;
+  finish(): void;
+}
+
+function phases(template: 'identity_provider' | 'hris', payload: unknown, ctx: CheckContext): EntityPhases {
+  if (template === 'hris') {
+    const checks = new HrisChecks(payload as HrisPayload, ctx);
+    return { checkRest: () => checks.checkRest(), visitor: checks, finish: () => checks.finish() };
+  }
+  const checks = new IdentityProviderChecks(payload as IdentityProviderPayload, ctx);
+  return {
+    checkRest: () => checks.checkRest(),
+    visitor: checks.users,
+    finish: () => checks.finish(),
+  };
+}
+
+/**
+ * `validateAsRead` of an identity provider whose `users`, or an hris whose `employees`, are
+ * streamed (an iterable or async iterable): the rest is checked now, the entities as they are read.
+ * A reference to an entity read later (a manager) is judged once the last one has been read.
+ */
+function entitiesAsRead(
+  template: 'identity_provider' | 'hris',
+  payload: Record<string, unknown>,
+  field: 'users' | 'employees',
+): ValidationAsRead {
+  const ctx = new CheckContext();
+  const shaped = checkShape(template, payload, ctx);
+  if (!shaped) return done(payload, ctx);
+  const checks = phases(template, shaped, ctx);
+  checks.checkRest();
+  const source = payload[field] as Collection<unknown> | AsyncIterable<unknown>;
+  if (ctx.errors.length > 0) {
+    // Invalid already: what can be read now is read, so that every violation is listed.
+    visitAll(readable(source), checks.visitor, ctx);
+    checks.finish();
+    return done(payload, ctx);
+  }
+  const state = { complete: false };
+  const read = inspect(source, checks.visitor, () => {
+    checks.finish();
+    state.complete = true;
+    throwIfInvalid(template, ctx);
+  });
+  // The same keys in the same order.
+  const value = { ...payload, [field]: read };
+  return {
+    value,
+    errors: ctx.errors,
+    warnings: ctx.warnings,
+    get complete() {
+      return state.complete;
+    },
+  };
+}
+
+/** Ends a read whose checks found violations: nobody may take what was serialized for a whole payload. */
+function throwIfInvalid(template: Template, ctx: CheckContext): void {
+  if (ctx.errors.length === 0) return;
+  throw new ValidationError(describeInvalidPayload(template, ctx.errors), ctx.errors, {
+    hints: ['the payload was not serialized to its end: whoever received part of it has no whole payload'],
+  });
+}
+
 function whole(template: Template, payload: unknown, options: SemanticOptions): ValidationAsRead {
   const { errors, warnings } = validate(template, payload, options);
   return { value: payload, errors, warnings, complete: true };
@@ -143,7 +222,9 @@ function done(value: unknown, ctx: CheckContext): ValidationAsRead {
 }
 
 /** A collection validate can read now: async ones are left unread. */
-function readable<T>(c: T): T | undefined {
+function readable<T>(
+  c: Collection<T> | AsyncIterable<T> | null | undefined,
+): Collection<T> | null | undefined {
   return isAsyncStreamed(c) ? undefined : c;
 }
 

@@ -1,6 +1,7 @@
 /** The `ctx` a connector's `check` and `extract` receive. */
 import { OaaError } from '@oaakit/core';
 import type { ConnectorContext, ConnectorLogger, ConnectorState, ProgressReporter } from '@oaakit/core';
+import type { ConnectorWarnings } from './connector-warnings.js';
 import { createSourceHttp } from './source-http.js';
 
 /** `ctx.state` over a copy of the saved values; the runner saves them only when the run succeeds. */
@@ -37,6 +38,8 @@ export interface ConnectorContextOptions<Config> {
   config: Config;
   secrets: Readonly<Record<string, string>>;
   logger: ConnectorLogger;
+  /** Keeps what the connector logs with `ctx.logger.warn` for the run's result (the log still has it). */
+  warnings?: ConnectorWarnings;
   signal: AbortSignal;
   state: ConnectorState;
   progress: ProgressReporter;
@@ -52,7 +55,7 @@ export function createConnectorContext<Config>(
   return {
     config: options.config,
     secrets: Object.freeze({ ...options.secrets }),
-    logger: options.logger,
+    logger: options.warnings === undefined ? options.logger : options.warnings.wrap(options.logger),
     signal: options.signal,
     http: createSourceHttp({
       signal: options.signal,

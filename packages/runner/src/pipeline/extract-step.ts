@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { formatViolations, schemaViolations } from '../config/issues.js';
 import { createConnectorContext } from './connector-context.js';
+import type { ConnectorWarnings } from './connector-warnings.js';
 import { materialize } from './materialize.js';
 import { readyForStreaming } from './stream-ready.js';
 import { extractProgress, throttle } from './progress.js';
@@ -67,6 +68,8 @@ export async function extractPayload(options: {
   state: ConnectorState;
   signal: AbortSignal;
   logger: Logger;
+  /** Keeps the connector's `ctx.logger.warn` calls for the result. */
+  warnings?: ConnectorWarnings;
   emit: Emit;
   fetch?: typeof globalThis.fetch | undefined;
   baseDir?: string | undefined;
@@ -77,6 +80,7 @@ export async function extractPayload(options: {
     config: options.config,
     secrets: options.secrets,
     logger: options.logger,
+    ...(options.warnings === undefined ? {} : { warnings: options.warnings }),
     signal,
     state: options.state,
     progress,

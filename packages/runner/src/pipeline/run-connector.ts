@@ -12,6 +12,7 @@ import { silentLogger } from '../logger.js';
 import type { HeldLock } from '../state/lock.js';
 import type { StoredState } from '../state/stored-state.js';
 import { createConnectorState } from './connector-context.js';
+import { ConnectorWarnings } from './connector-warnings.js';
 import { abortedRun, extractPayload, parseConnectorConfig } from './extract-step.js';
 import { readThrough, savePayloadFile } from './payload-bytes.js';
 import { pushAndCommit } from './push-step.js';
@@ -60,6 +61,7 @@ async function extract(scope: RunScope, stored: StoredState | undefined) {
     state: saved.state,
     signal,
     logger,
+    warnings: scope.connectorWarnings,
     emit,
     fetch: options.sourceFetch,
     baseDir: options.baseDir,
@@ -134,6 +136,7 @@ export async function runConnector(options: RunConnectorOptions): Promise<RunRes
     signal,
     emit: (event) => options.onProgress?.({ connectorId, ...event }),
     started: new Date(),
+    connectorWarnings: new ConnectorWarnings(Object.values(options.secrets ?? {})),
   };
   let result: RunResult;
   try {

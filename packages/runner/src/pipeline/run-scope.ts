@@ -1,5 +1,6 @@
 /** What every step of one run shares. */
 import type { Logger } from 'pino';
+import type { ConnectorWarnings } from './connector-warnings.js';
 import type { Emit } from './progress.js';
 import type { RunConnectorOptions, RunResultCommon } from './run-types.js';
 
@@ -11,6 +12,8 @@ export interface RunScope {
   signal: AbortSignal;
   emit: Emit;
   started: Date;
+  /** What the connector reports with `ctx.logger.warn`, for the result. */
+  connectorWarnings: ConnectorWarnings;
 }
 
 /** The parts of a result known before the push. */

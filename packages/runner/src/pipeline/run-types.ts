@@ -4,6 +4,7 @@ import type { Connector, EntityCounts, EntityKind, KindCounts, Template, Violati
 import type { Logger } from 'pino';
 import type { StateStore } from '../state/state-store.js';
 import type { AwaitParseOptions, ParseOutcome } from './await-parse.js';
+import type { ConnectorWarning } from './connector-warnings.js';
 
 /** The stages a run reports progress for. */
 export type RunPhase = 'extract' | 'validate' | 'diff' | 'push';
@@ -160,6 +161,13 @@ export interface RunResultCommon {
   warnings: PushWarning[];
   /** Warnings of local validation (e.g. a role without permissions). */
   validationWarnings: Violation[];
+  /**
+   * What the connector reported with `ctx.logger.warn` (findings that are not errors, such as a
+   * group cycle it broke): the first 1,000, redacted as the log redacts them. The log has them too.
+   */
+  connectorWarnings: ConnectorWarning[];
+  /** How many more warnings the connector reported than `connectorWarnings` lists; absent when none. */
+  connectorWarningsOmitted?: number;
   /** Where the payload was saved, when asked. */
   savedPayload?: string;
   startedAt: string;

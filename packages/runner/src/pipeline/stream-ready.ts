@@ -1,9 +1,9 @@
 /**
- * What `extract` returned, made ready for the one streamed pass of a run: an application payload's
- * local users and `identity_to_permissions` (the collections that grow with the source) stay as
- * the connector gave them, to be read once by the pass that validates, hashes and pushes them;
- * everything else is materialized (`materialize`), because validation reads it before the push.
- * Other templates, whose validation reads everything before the push, are materialized whole.
+ * What `extract` returned, made ready for the one streamed pass of a run: the collections that
+ * grow with the source (an application payload's local users and `identity_to_permissions`, an
+ * identity provider's `users`, an hris's `employees`) stay as the connector gave them, to be read
+ * once by the pass that validates, hashes and pushes them; everything else is materialized
+ * (`materialize`), because validation reads it before the push.
  */
 import { streamedKind, type Template } from '@oaakit/core';
 import { materialize } from './materialize.js';
@@ -138,6 +138,12 @@ async function shallowList(source: unknown): Promise<unknown> {
   return out;
 }
 
+/** The one collection kept streamed in a payload of the other templates than `application`. */
+const STREAMED_PEOPLE: Readonly<Record<Exclude<Template, 'application'>, string>> = {
+  identity_provider: 'users',
+  hris: 'employees',
+};
+
 /**
  * `value` ready for the streamed pass (see the file comment). Items of a kept collection are
  * made plain as they are read: a `Set` of groups inside a user becomes a list.
@@ -148,8 +154,15 @@ export async function readyForStreaming(
   fail: SourceFailure,
   options: MaterializeOptions = {},
 ): Promise<unknown> {
-  if (template !== 'application' || !isRecord(value) || streamedKind(value) !== undefined)
-    return materialize(value, options);
+  if (!isRecord(value) || streamedKind(value) !== undefined) return materialize(value, options);
+  if (template !== 'application') {
+    const streamed = STREAMED_PEOPLE[template];
+    for (const key of Object.keys(value)) {
+      if (key === streamed) value[key] = keepStreamed(value[key], fail);
+      else value[key] = await materialize(value[key], options);
+    }
+    return value;
+  }
   for (const key of Object.keys(value)) {
     if (key === 'identity_to_permissions') value[key] = keepStreamed(value[key], fail);
     else if (key !== 'applications') value[key] = await materialize(value[key], options);

@@ -95,6 +95,8 @@ export function startPass(
         guard,
         warnings: [],
         validationWarnings: warnings,
+        // The connector is done: the pass has read everything it gives.
+        ...scope.connectorWarnings.report(),
       };
       return { base, unchanged: input.previous !== undefined && input.previous.digest === newDigest };
     },

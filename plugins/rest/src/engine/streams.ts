@@ -23,24 +23,66 @@ export interface Page {
   answer?: Answer;
 }
 
-/** The targets of the `Link` header's relations `rel` (RFC 8288), resolved against `base`. */
+/** The link-values of a `Link` header (RFC 8288 section 3): each target and its parameters. */
+function parseLinks(header: string): { target: string; params: Map<string, string> }[] {
+  const out: { target: string; params: Map<string, string> }[] = [];
+  let i = 0;
+  const n = header.length;
+  while (i < n) {
+    const open = header.indexOf('<', i);
+    if (open < 0) break;
+    const close = header.indexOf('>', open);
+    if (close < 0) break;
+    const link = { target: header.slice(open + 1, close), params: new Map<string, string>() };
+    i = close + 1;
+    // Parameters up to the comma that ends this link-value (commas in quoted values do not).
+    while (i < n) {
+      while (i < n && (header[i] === ' ' || header[i] === '\t')) i++;
+      if (header[i] === ',') {
+        i++;
+        break;
+      }
+      if (header[i] !== ';') {
+        i++;
+        continue;
+      }
+      i++;
+      let name = '';
+      while (i < n && !'=;,'.includes(header[i]!)) name += header[i++];
+      let value = '';
+      if (header[i] === '=') {
+        i++;
+        while (i < n && header[i] === ' ') i++;
+        if (header[i] === '"') {
+          i++;
+          while (i < n && header[i] !== '"') {
+            if (header[i] === '\\') i++;
+            value += header[i++] ?? '';
+          }
+          i++;
+        } else {
+          while (i < n && !';,'.includes(header[i]!)) value += header[i++];
+        }
+      }
+      const key = name.trim().toLowerCase();
+      if (key !== '' && !link.params.has(key)) link.params.set(key, value.trim());
+    }
+    out.push(link);
+  }
+  return out;
+}
+
+/** The targets of the `Link` header's relation `rel` (RFC 8288), resolved against `base`. */
 export function linkTargets(header: string | null, rel: string, base: URL): URL[] {
   if (header === null) return [];
   const out: URL[] = [];
-  // link-value = "<" URI-Reference ">" *( OWS ";" OWS link-param ), separated by commas.
-  const value = /<([^>]*)>((?:\s*;\s*[^;,]+?(?:=(?:"[^"]*"|[^;,]*))?)*)/g;
-  for (const match of header.matchAll(value)) {
-    const params = match[2] ?? '';
-    for (const param of params.matchAll(/;\s*([^=;,\s]+)\s*(?:=\s*(?:"([^"]*)"|([^;,\s]*)))?/g)) {
-      if (param[1]!.toLowerCase() !== 'rel') continue;
-      const rels = (param[2] ?? param[3] ?? '').toLowerCase().split(/\s+/);
-      if (rels.includes(rel.toLowerCase())) {
-        try {
-          out.push(new URL(match[1]!, base));
-        } catch {
-          // A target that is not a URL is no next page.
-        }
-      }
+  for (const link of parseLinks(header)) {
+    const rels = (link.params.get('rel') ?? '').toLowerCase().split(/\s+/);
+    if (!rels.includes(rel.toLowerCase())) continue;
+    try {
+      out.push(new URL(link.target, base));
+    } catch {
+      // A target that is not a URL is no next page.
     }
   }
   return out;

@@ -401,6 +401,7 @@ class Compiler {
       this.problem(
         ['indexes', cycle[0]!],
         `indexes are built from each other in a cycle: ${cycle.join(' -> ')}`,
+        { key: true },
       );
     return out;
   }

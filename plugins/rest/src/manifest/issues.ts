@@ -196,8 +196,17 @@ export function issueProblems(
           file.problem([...path, key], `unknown field; allowed here: ${allowed.join(', ')}`, { key: true }),
         );
     } else if (issue.code === 'invalid_union') {
-      if ((issue as { note?: string }).note === 'No matching discriminator') {
-        out.push(file.problem(path, `${issue.message}, not ${describeValue(value)}`));
+      const noMatch = issue as { note?: string; options?: unknown[] };
+      if (noMatch.note === 'No matching discriminator') {
+        const options = (noMatch.options ?? []).map((o) => String(o)).join(', ');
+        out.push(
+          file.problem(
+            path,
+            value === undefined
+              ? `is required: one of ${options}`
+              : `must be one of ${options}, not ${describeValue(value)}`,
+          ),
+        );
         continue;
       }
       // One source or a list of them: the branch of the shape that was written.

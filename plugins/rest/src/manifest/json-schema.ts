@@ -9,10 +9,7 @@ import { manifestSchema } from './schema.js';
 
 /** The JSON Schema (draft 2020-12) of a manifest as written. */
 export function manifestJsonSchema(): Record<string, unknown> {
-  return {
-    $id: 'https://oaakit.dev/schemas/rest-manifest-v1.json',
-    ...z.toJSONSchema(manifestSchema, { unrepresentable: 'any', io: 'input' }),
-  };
+  return z.toJSONSchema(manifestSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
 }
 
 /** The text of `schema/manifest.schema.json`. */

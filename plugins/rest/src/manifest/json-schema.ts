@@ -9,7 +9,7 @@ import { manifestSchema } from './schema.js';
 
 /** The JSON Schema (draft 2020-12) of a manifest as written. */
 export function manifestJsonSchema(): Record<string, unknown> {
-  return z.toJSONSchema(manifestSchema, { unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+  return z.toJSONSchema(manifestSchema, { unrepresentable: 'any', io: 'input' });
 }
 
 /** The text of `schema/manifest.schema.json`. */

@@ -123,7 +123,7 @@ export function manifestRun(
   const run = new ManifestRun(compiled, {
     http: t.ctx.http,
     secrets,
-    vars: config.vars as Record<string, unknown>,
+    vars: config.vars,
     signal: t.ctx.signal,
     logger: t.ctx.logger,
     progress: t.ctx.progress,

@@ -374,7 +374,11 @@ export class ManifestRun {
         ...((grant['application_permissions'] as unknown[] | undefined) ?? []),
       );
     }
-    yield* merged.values();
+    for (const grant of merged.values()) {
+      for (const list of ['role_assignments', 'application_permissions'])
+        if ((grant[list] as unknown[]).length === 0) delete grant[list];
+      yield grant;
+    }
   }
 
   /** A collection read anew each time it is iterated. */

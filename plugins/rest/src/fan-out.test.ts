@@ -32,7 +32,7 @@ describe('orderedFanOut', () => {
     async function* parents() {
       for (let i = 0; i < 6; i++) {
         pulled += 1;
-        yield i;
+        yield await Promise.resolve(i);
       }
     }
     const out: string[] = [];
@@ -75,7 +75,7 @@ describe('orderedFanOut', () => {
       const out: number[] = [];
       for await (const item of orderedFanOut(
         (async function* () {
-          yield* [0, 1, 2];
+          for (const i of [0, 1, 2]) yield await Promise.resolve(i);
         })(),
         2,
         async function* (i, signal) {

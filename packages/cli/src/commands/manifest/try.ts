@@ -26,6 +26,8 @@ export default class ManifestTry extends BaseCommand {
 
 The vars come from --vars NAME=VALUE (values are YAML: 100 is a number, [a, b] a list) and the secrets from --secret NAME=REFERENCE (env:VARIABLE or keychain:SERVICE/ACCOUNT, never a value); or both from a connector entry of a config file (--config, --connector), which the flags override.
 
+With --replay, the requests are answered from a recording instead (a request it lacks fails, naming the nearest recorded one).
+
 Exit codes: 0 read, 2 the manifest has problems (see oaa manifest check), 5 a missing or unusable var or secret, 8 the source failed or refused the credentials, 64 bad usage.`;
 
   static override examples = [
@@ -56,6 +58,10 @@ Exit codes: 0 read, 2 the manifest has problems (see oaa manifest check), 5 a mi
     connector: Flags.string({ description: 'the connector entry whose vars and secrets are used' }),
     pages: Flags.integer({ description: 'pages to read per request chain', default: 1, min: 1 }),
     records: Flags.integer({ description: 'records to show at most', default: 20, min: 1 }),
+    replay: Flags.string({
+      description:
+        'answer the requests from this HAR file (oaa run --record or oaa plugins test --record wrote it) instead of the API',
+    }),
   };
 
   async run(): Promise<TryResult> {
@@ -86,14 +92,26 @@ Exit codes: 0 read, 2 the manifest has problems (see oaa manifest check), 5 a mi
     for (const [name, ref] of pairs('secret', flags.secret)) references[name] = ref;
     const secrets = await this.resolveSecrets(references, Object.keys(compiled.manifest.secrets ?? {}));
 
-    const { createSourceHttp } = await import('@oaakit/runner');
+    const { createSourceHttp, readHar, replayFetch } = await import('@oaakit/runner');
     const logger: ConnectorLogger = {
       debug: () => undefined,
       info: () => undefined,
       warn: (obj, msg) => this.note(`warning: ${msg ?? (typeof obj === 'string' ? obj : '')}`),
       error: (obj, msg) => this.note(`error: ${msg ?? (typeof obj === 'string' ? obj : '')}`),
     };
-    const http = createSourceHttp({ signal: this.signal, logger, secrets: Object.values(secrets) });
+    const fetch =
+      flags.replay === undefined
+        ? undefined
+        : replayFetch(await readHar(flags.replay), {
+            file: flags.replay,
+            scrub: { secrets: Object.values(secrets) },
+          });
+    const http = createSourceHttp({
+      signal: this.signal,
+      logger,
+      secrets: Object.values(secrets),
+      ...(fetch === undefined ? {} : { fetch }),
+    });
     let result: TryResult;
     try {
       result = await tryStream(compiled, {

@@ -101,11 +101,13 @@ function collect(field: Node, at: string, into: [Node, string, string, string][]
   if (Array.isArray(variants)) {
     for (const v of variants) {
       const props = isNode(v['properties']) ? (v['properties'] as Record<string, Node>) : undefined;
-      const type = props?.['type']?.['const'];
-      const template = props?.['template']?.['const'];
-      if (type !== undefined) into.push([v, at, `${at} (type: ${String(type)})`, context]);
+      const tagOf = (field: Node | undefined): string | undefined =>
+        typeof field?.['const'] === 'string' ? field['const'] : undefined;
+      const type = tagOf(props?.['type']);
+      const template = tagOf(props?.['template']);
+      if (type !== undefined) into.push([v, at, `${at} (type: ${type})`, context]);
       else if (template !== undefined)
-        into.push([v, at, `${at} (template: ${String(template)})`, ` (template: ${String(template)})`]);
+        into.push([v, at, `${at} (template: ${template})`, ` (template: ${template})`]);
       else if (v['type'] === 'array' && isNode(v['items'])) collect(v['items'], at, into, context);
       else collect(v, at, into, context);
     }

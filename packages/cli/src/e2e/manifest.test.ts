@@ -291,6 +291,47 @@ describe('oaa manifest try', () => {
   });
 });
 
+describe('oaa plugins new --template manifest', () => {
+  it('writes a starter that oaa manifest check accepts and oaa manifest try reads from its recording', async () => {
+    const created = await oaa(
+      ['plugins', 'new', 'oaa-tasks', '--template', 'manifest', '--dir', 'tasks', '--json'],
+      {
+        cwd: work.dir,
+      },
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(json<{ template: string; files: string[] }>(created)).toMatchObject({
+      template: 'manifest',
+      files: expect.arrayContaining(['manifest.yaml', 'oaa.config.yaml', 'fixtures/source.har']),
+    });
+    const dir = join(work.dir, 'tasks');
+    expect((await oaa(['manifest', 'check', 'manifest.yaml'], { cwd: dir })).code).toBe(0);
+    const tried = await oaa(
+      [
+        'manifest',
+        'try',
+        'manifest.yaml',
+        '-s',
+        'users',
+        '--config',
+        'oaa.config.yaml',
+        '--connector',
+        'oaa-tasks',
+      ].concat(['--replay', 'fixtures/source.har', '--json']),
+      { cwd: dir, env: { OAA_TASKS_TOKEN: 'any-token' } },
+    );
+    expect(tried.code, tried.stderr).toBe(0);
+    const result = json<{ read: number; records: { mappings: { kind: string; entities: unknown[] }[] }[] }>(
+      tried,
+    );
+    expect(result.read).toBe(2);
+    expect(result.records[0]!.mappings.map((m) => [m.kind, m.entities.length])).toEqual([
+      ['local_users', 1],
+      ['grants', 1],
+    ]);
+  });
+});
+
 describe('oaa plugins test on the scim manifest', () => {
   it('passes every check from the committed recording, with no source running', async () => {
     const res = await oaa(

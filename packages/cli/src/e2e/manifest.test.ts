@@ -19,7 +19,8 @@ const TOKEN = 'tracker-try-token-7e21c4';
 
 const USERS = [
   { id: 1, login: 'ada', admin: true, api_key: 'ada-api-key' },
-  { id: 2, login: 'bob', admin: false, api_key: 'bob-api-key' },
+  // A source may echo a credential in a record: what oaa prints never shows it.
+  { id: 2, login: 'bob', admin: false, api_key: 'bob-api-key', note: `signed in with ${TOKEN}` },
   { id: 3, login: 'cy', admin: false, api_key: 'cy-api-key' },
 ];
 
@@ -190,6 +191,7 @@ describe('oaa manifest try', () => {
     );
     expect(res.stdout).toContain('  => payload.grants: nothing');
     expect(res.stdout).not.toContain('api-key');
+    expect(res.stdout).toContain('"note": "signed in with [REDACTED]"');
     expect(res.stdout + res.stderr).not.toContain(TOKEN);
   });
 

@@ -144,7 +144,8 @@ Exit codes: 0 read, 2 the manifest has problems (see oaa manifest check), 5 a mi
         },
       );
     }
-    if (!this.jsonEnabled()) process.stdout.write(formatTryResult(result).replace(/\n$/, '') + '\n');
+    // this.log keeps the secrets' values out of what is printed, as in every command.
+    if (!this.jsonEnabled()) this.log(formatTryResult(result).trimEnd());
     return result;
   }
 

@@ -2,11 +2,14 @@
  * The Redmine test harness: a throwaway instance answers its REST API as the admin, carries
  * Redmine's default data, keeps its data to itself, and leaves nothing behind when stopped.
  */
-import { access, mkdtemp, readlink, rm, symlink, writeFile } from 'node:fs/promises';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { access, mkdtemp, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { until } from '@oaakit/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRedmine, sweepLeftovers, type RedmineServer } from './private-test-helpers/redmine-server.js';
 
@@ -71,6 +74,32 @@ describe('a throwaway Redmine', () => {
     await expect(fetch(`${server.url}/users.json`)).rejects.toThrow();
     expect(await exists(link)).toBe(false);
     expect(await exists(server.dir)).toBe(false);
+  });
+
+  it('dies with a test process that is killed, and the next sweep removes what it left', async () => {
+    // vite-node (vitest's TypeScript runner) runs the harness in a child process.
+    const vitest = createRequire(import.meta.url).resolve('vitest/package.json');
+    const viteNode = join(dirname(createRequire(vitest).resolve('vite-node/package.json')), 'vite-node.mjs');
+    const script = fileURLToPath(new URL('./private-test-helpers/redmine-until-killed.ts', import.meta.url));
+    const child = spawn(process.execPath, [viteNode, script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const line = await until('the child to start its Redmine', () => out.includes('\n') && out);
+    const { url, dir } = JSON.parse(line) as { url: string; dir: string };
+    const link = join('/var/lib/redmine', dir.slice(tmpdir().length + 1));
+    expect((await fetch(`${url}/users.json`)).status).toBe(401);
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+    // The kernel sent the server SIGKILL when its parent died: its port soon refuses connections.
+    await until('the port to refuse connections', () =>
+      fetch(`${url}/users.json`).then(
+        () => false,
+        () => true,
+      ),
+    );
+    const removed = await sweepLeftovers();
+    expect(removed).toEqual(expect.arrayContaining([dir, link]));
   });
 
   it('sweeps what a killed run left (its directory and its instance link), and only that', async () => {

@@ -102,6 +102,16 @@ export interface ConnectorDefinition<T extends Template, S extends z.ZodType, Se
     /** For application connectors: how the service provisions into the application. */
     lifecycleManagementType?: 'SCIM' | 'SEND_REST_PAYLOAD';
   };
+  /**
+   * For a connector whose definition depends on its config (the REST connector's config names a
+   * manifest, which declares the template, the secrets and what is read): the connector that runs
+   * this config. The runner calls it with the config parsed by `configSchema`, before it resolves
+   * the secrets, and uses what it returns for everything else: its template, secrets, config schema
+   * (which checks the same config again), `check` and `extract`. What it returns is a connector of
+   * its own (`defineConnector`) without `forConfig`. Throws an `OaaError` naming what is wrong when
+   * the config cannot be used; `baseDir` is where relative paths in the config are resolved from.
+   */
+  forConfig?(config: z.infer<S>, options: { baseDir?: string }): Promise<Connector> | Connector;
   /** A cheap reachability and credentials check (`oaa run --check`); throws on failure. */
   check?(ctx: ConnectorContext<z.infer<S>, Secret>): Promise<void>;
   /** Reads the source and returns the payload. */
@@ -158,6 +168,8 @@ export function defineConnector<T extends Template, S extends z.ZodType, Secret 
     problems.push(`template ${JSON.stringify(definition.template)} is unknown`);
   if (!(definition.configSchema instanceof z.ZodType)) problems.push('configSchema must be a zod schema');
   if (typeof definition.extract !== 'function') problems.push('extract must be a function');
+  if (definition.forConfig !== undefined && typeof definition.forConfig !== 'function')
+    problems.push('forConfig must be a function');
   if (problems.length) {
     throw new OaaError(`connector ${JSON.stringify(definition.id)} is invalid: ${problems.join('; ')}`, {
       code: 'CONNECTOR_INVALID',

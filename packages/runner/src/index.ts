@@ -58,6 +58,8 @@ export { writeFileAtomic } from './state/atomic-write.js';
 
 // The pipeline
 export { runConnector } from './pipeline/run-connector.js';
+export { connectorForConfig, type ForConfigOptions } from './plugins/for-config.js';
+export { createSourceHttp, type SourceHttpOptions } from './pipeline/source-http.js';
 export { type AwaitParseOptions, type ParseOutcome } from './pipeline/await-parse.js';
 export { checkConnector, type CheckConnectorOptions, type CheckResult } from './pipeline/check-step.js';
 export type { EntityCounts } from '@oaakit/core';

@@ -9,6 +9,7 @@ import type { LoadedConfig } from './config/load-config.js';
 import type { ConnectorEntry } from './config/schema.js';
 import { resolveSecrets } from './credentials/secrets.js';
 import type { SecretSources } from './credentials/secrets.js';
+import { connectorForConfig } from './plugins/for-config.js';
 import { loadPlugin, resolvePluginDir } from './plugins/load-plugin.js';
 import type { LoadedPlugin } from './plugins/load-plugin.js';
 import { checkConnector } from './pipeline/check-step.js';
@@ -76,11 +77,21 @@ export function findConnectorEntry(
   return { entry, index };
 }
 
-/** Loads the plugin of a config entry (for `oaa plugins` and `oaa run --check` as well as runs). */
+/**
+ * Loads the plugin of a config entry (for `oaa plugins` and `oaa run --check` as well as runs). Its
+ * `connector` is the one that runs the entry's config: what `forConfig` makes of it, for a
+ * connector that has one (see `connectorForConfig`).
+ */
 export async function loadConnectorPlugin(loaded: LoadedConfig, connectorId: string): Promise<LoadedPlugin> {
-  const { entry } = findConnectorEntry(loaded, connectorId);
+  const { entry, index } = findConnectorEntry(loaded, connectorId);
   try {
-    return await loadPlugin(entry.plugin, { baseDir: loaded.dir });
+    const plugin = await loadPlugin(entry.plugin, { baseDir: loaded.dir });
+    const connector = await connectorForConfig(plugin.connector, entry.config, {
+      connectorId,
+      keyPath: `connectors[${index}].config`,
+      baseDir: loaded.dir,
+    });
+    return { ...plugin, connector };
   } catch (error) {
     throw naming(connectorId, error);
   }

@@ -20,6 +20,7 @@ import { describeError } from './error-rules.js';
 import { AcceptanceKit } from './kit.js';
 import { hideSecrets, searchableSecrets } from './secret-forms.js';
 import type { SecretForm } from './secret-forms.js';
+import { connectorForConfig } from '../plugins/for-config.js';
 import { ACCEPTANCE_CHECKS, fail, skip } from './types.js';
 import type {
   AcceptanceCheckName,
@@ -70,8 +71,33 @@ function hideIn(value: unknown, forms: readonly SecretForm[]): unknown {
 }
 
 /**
- * Runs the acceptance checks on `connector` and reports each. Never throws for what the connector
- * does: a connector that throws, hangs or leaks fails the check that saw it. Throws
+ * The report when the connector of `options.config` cannot be made (`forConfig` refused the
+ * config): the definition check fails with the reason, the others cannot run.
+ */
+function unmade(
+  connector: Connector,
+  error: unknown,
+  selected: ReadonlySet<AcceptanceCheckName>,
+  forms: readonly SecretForm[],
+  options: AcceptanceOptions,
+): AcceptanceReport {
+  const reason = hideSecrets(`the connector of this config cannot be made: ${describeError(error)}`, forms);
+  const checks = ACCEPTANCE_CHECKS.filter((name) => selected.has(name)).map((name): AcceptanceCheckResult =>
+    name === 'definition'
+      ? { name, ok: false, skipped: false, reason, ms: 0 }
+      : { ...skip('the connector of this config cannot be made (see the definition check)'), name, ms: 0 },
+  );
+  for (const check of checks) options.onCheck?.(check);
+  return {
+    connector: { id: connector.id, version: connector.version, template: connector.template },
+    checks,
+  };
+}
+
+/**
+ * Runs the acceptance checks on `given` and reports each; a connector with `forConfig` is checked
+ * as the connector it makes of `options.config` (when it refuses the config, the definition check
+ * fails with the reason). Never throws for what the connector does: a connector that throws, hangs or leaks fails the check that saw it. Throws
  * `INVALID_ARGUMENT` for a name in `only` that is not a check.
  *
  * @example
@@ -80,7 +106,7 @@ function hideIn(value: unknown, forms: readonly SecretForm[]): unknown {
  * process.exitCode = report.checks.every((c) => c.ok) ? 0 : 1;
  */
 export async function runAcceptanceChecks(
-  connector: Connector,
+  given: Connector,
   options: AcceptanceOptions = {},
 ): Promise<AcceptanceReport> {
   const unknown = (options.only ?? []).filter(
@@ -94,6 +120,20 @@ export async function runAcceptanceChecks(
   const selected = new Set<AcceptanceCheckName>(options.only ?? ACCEPTANCE_CHECKS);
   const forms = searchableSecrets(options.secrets ?? {}).forms;
   const results = new Map<AcceptanceCheckName, AcceptanceCheckResult>();
+  // A connector whose definition depends on its config is checked as the connector of this config.
+  let made: { connector: Connector } | { error: unknown };
+  try {
+    made = {
+      connector: await connectorForConfig(given, options.config, {
+        connectorId: options.connectorId,
+        baseDir: options.baseDir,
+      }),
+    };
+  } catch (error) {
+    made = { error };
+  }
+  if ('error' in made) return unmade(given, made.error, selected, forms, options);
+  const connector = made.connector;
   const canRun = runnable(connector);
   const kit = await AcceptanceKit.open(connector, options);
   try {

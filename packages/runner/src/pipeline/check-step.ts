@@ -2,6 +2,7 @@
 import type { Connector } from '@oaakit/core';
 import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from '../codes.js';
+import { connectorForConfig } from '../plugins/for-config.js';
 import { silentLogger } from '../logger.js';
 import type { StateStore } from '../state/state-store.js';
 import { createConnectorContext, createConnectorState } from './connector-context.js';
@@ -40,14 +41,19 @@ export interface CheckResult {
 }
 
 /**
- * Checks the config against the connector's schema and runs its `check(ctx)` if it has one, recording
+ * Checks the config against the connector's schema (a connector with `forConfig`: the schema of the
+ * connector it makes of the config) and runs its `check(ctx)` if it has one, recording
  * or replaying its source when asked. Throws `CONFIG_INVALID`, `CHECK_FAILED` (naming the connector,
  * the cause attached), `ABORTED` or `HAR_INVALID`.
  */
 export async function checkConnector(options: CheckConnectorOptions): Promise<CheckResult> {
   const started = Date.now();
-  const { connector } = options;
-  const connectorId = options.connectorId ?? connector.id;
+  const connectorId = options.connectorId ?? options.connector.id;
+  const connector = await connectorForConfig(options.connector, options.config, {
+    connectorId,
+    keyPath: options.configKeyPath,
+    baseDir: options.baseDir,
+  });
   const config = parseConnectorConfig(
     connector,
     options.config,

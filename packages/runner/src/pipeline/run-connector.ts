@@ -8,6 +8,7 @@
 import { OaaError } from '@oaakit/core';
 import type { JsonObject } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
+import { connectorForConfig } from '../plugins/for-config.js';
 import { silentLogger } from '../logger.js';
 import type { HeldLock } from '../state/lock.js';
 import type { StoredState } from '../state/stored-state.js';
@@ -105,7 +106,8 @@ async function dryRun(
  * `DELETION_GUARD`, `PUSH_FAILED`, `TARGET_REFUSED`, `PAYLOAD_REFUSED`, `CREDENTIALS_REFUSED`, `ABORTED`,
  * `TARGET_MISSING`, `STATE_CORRUPT`, `HAR_INVALID` (the file of `replay` or `record` cannot be used).
  * With `record`, the source requests are written to that HAR file when the run ends, whether it
- * succeeded or failed; with `replay`, they are answered from one.
+ * succeeded or failed; with `replay`, they are answered from one. A connector with `forConfig`
+ * runs as the connector it makes of `config` (see `connectorForConfig`).
  *
  * @example
  * const result = await runConnector({ connector, config, provider: 'HR', dataSource: 'HR prod', client, state: new StateStore(dir) });
@@ -121,14 +123,19 @@ export async function runConnector(options: RunConnectorOptions): Promise<RunRes
       ],
     });
   }
-  const { connector } = options;
+  const connector = await connectorForConfig(options.connector, options.config, {
+    connectorId,
+    keyPath: options.configKeyPath,
+    baseDir: options.baseDir,
+  });
   const source = await openSource(
     options,
     `run of connector "${connectorId}" (plugin ${connector.id} ${connector.version})`,
   );
   const signal = options.signal ?? new AbortController().signal;
+  const bound = connector === options.connector ? options : { ...options, connector };
   const scope: RunScope = {
-    options: source.fetch === undefined ? options : { ...options, sourceFetch: source.fetch },
+    options: source.fetch === undefined ? bound : { ...bound, sourceFetch: source.fetch },
     connectorId,
     logger: (options.logger ?? silentLogger()).child({ connector: connectorId }),
     signal,

@@ -200,7 +200,9 @@ describe('the redmine manifest pushed into the emulator, against Redmine', () =>
     // 9 users (the fixture's 8 and admin) x 7 projects.
     expect(checks).toBe(63);
     expect(held).toBe(26);
-    console.log(`Redmine equivalence: ${users.length} users x ${projects.length} projects, ${checks} checks, ${held} with roles, 0 mismatches`);
+    console.log(
+      `Redmine equivalence: ${users.length} users x ${projects.length} projects, ${checks} checks, ${held} with roles, 0 mismatches`,
+    );
   });
 
   it('makes the users who cannot log in (locked, registered) inactive, and keeps the admin flag', async () => {

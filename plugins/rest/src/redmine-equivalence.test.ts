@@ -5,12 +5,16 @@
  * equal what Redmine itself reports: the user's memberships (`/users/ID.json?include=memberships`,
  * whatever their origin: own, through a group, from the parent project), each role resolved to its
  * permissions (`/roles/ID.json`) and those to canonical types by the manifest's lookup table, plus
- * the Non member role on each public project where the user has no membership. And the users that
- * cannot log in (locked, registered) are inactive in the graph.
+ * the Non member role on each public project where the user has no membership (or, where the
+ * project gives the built-in Non member users group roles, those). Redmine's own code agrees: the
+ * roles of `User#roles_for_project`, asked with `rails runner`, equal the graph's for every user
+ * and project too. And the users that cannot log in (locked, registered) are inactive in the graph.
  */
+import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { promisify } from 'node:util';
 import { createClient } from '@oaakit/client';
 import { PERMISSION_TYPES } from '@oaakit/core';
 import { startTestEmulator, type TestEmulator } from '@oaakit/emulator/testing';
@@ -32,9 +36,34 @@ let fixture: RedmineFixture;
 let emulator: TestEmulator;
 let dir: string;
 
+/**
+ * Beyond the fixture: the public project Handbook, where the built-in Non member users group holds
+ * Reporter (which then replaces Non member for non-members), and Ada is a member (as Developer).
+ */
+async function addHandbook(): Promise<void> {
+  const { project } = await redmine.request<{ project: { id: number } }>('POST', '/projects.json', {
+    project: { name: 'Handbook', identifier: 'handbook', is_public: true },
+  });
+  const { groups } = await redmine.request<{ groups: { id: number; builtin?: string }[] }>(
+    'GET',
+    '/groups.json?builtin=1',
+  );
+  const nonMembers = groups.find((g) => g.builtin === 'non_member');
+  if (nonMembers === undefined) throw new Error('Redmine lists no built-in Non member users group');
+  for (const [principal, role] of [
+    [nonMembers.id, fixture.roles.Reporter],
+    [fixture.users.ada!, fixture.roles.Developer],
+  ] as const)
+    await redmine.request('POST', `/projects/${project.id}/memberships.json`, {
+      membership: { user_id: principal, role_ids: [role] },
+    });
+  fixture.projects.Handbook = project.id;
+}
+
 beforeAll(async () => {
   redmine = await startRedmine({ sql: AUDITOR_ROLE_SQL });
   fixture = await loadRedmineFixture(redmine);
+  await addHandbook();
   emulator = await startTestEmulator();
   dir = await mkdtemp(join(tmpdir(), 'oaakit-redmine-truth-'));
 });
@@ -56,6 +85,10 @@ interface RedmineProject {
 interface Membership {
   project: { id: number; name: string };
   roles: { id: number; name: string; inherited?: boolean }[];
+}
+interface ProjectMembership {
+  group_non_member?: { id: number };
+  roles: { name: string }[];
 }
 
 /** The manifest's lookup table of Redmine permission names to canonical types. */
@@ -160,6 +193,20 @@ describe('the redmine manifest pushed into the emulator, against Redmine', () =>
     expect(projects.map((p) => p.name).sort()).toEqual(Object.keys(fixture.projects).sort());
     const users = await everyUser();
     expect(users.map((u) => u.login).sort()).toEqual([...Object.keys(fixture.users), 'admin'].sort());
+    // The roles the built-in Non member users group holds on a project replace Non member there.
+    const nonMemberRoles = new Map<number, string[]>();
+    for (const project of projects.filter((p) => p.is_public)) {
+      const { memberships } = await redmine.request<{ memberships: ProjectMembership[] }>(
+        'GET',
+        `/projects/${project.id}/memberships.json?limit=100`,
+      );
+      const override = memberships.filter((m) => m.group_non_member !== undefined);
+      nonMemberRoles.set(
+        project.id,
+        override.length > 0 ? override.flatMap((m) => m.roles.map((r) => r.name)) : ['Non member'],
+      );
+    }
+    expect(nonMemberRoles.get(fixture.projects.Handbook!)).toEqual(['Reporter']);
 
     const mismatches: string[] = [];
     let checks = 0;
@@ -172,13 +219,12 @@ describe('the redmine manifest pushed into the emulator, against Redmine', () =>
       const graph = await graphAccess(user.login);
       for (const project of projects) {
         const memberships = shown.memberships.filter((m) => m.project.id === project.id);
-        // Redmine's rule: a member gets its member roles; a non-member, Non member on a public project.
+        // Redmine's rule: a member gets its member roles; a non-member, Non member (or what the
+        // project gives the Non member users group) on a public project, nothing on a private one.
         const roles =
           memberships.length > 0
             ? memberships.flatMap((m) => m.roles.map((r) => r.name))
-            : project.is_public
-              ? ['Non member']
-              : [];
+            : (nonMemberRoles.get(project.id) ?? []);
         const want = {
           roles: [...new Set(roles)].sort(),
           permissions: [
@@ -197,12 +243,49 @@ describe('the redmine manifest pushed into the emulator, against Redmine', () =>
       expect([...graph.keys()].filter((name) => !projects.some((p) => p.name === name))).toEqual([]);
     }
     expect(mismatches).toEqual([]);
-    // 9 users (the fixture's 8 and admin) x 7 projects.
-    expect(checks).toBe(63);
-    expect(held).toBe(26);
+    // 9 users (the fixture's 8 and admin) x 8 projects (the fixture's 7 and Handbook).
+    expect(checks).toBe(72);
+    expect(held).toBe(35);
     console.log(
       `Redmine equivalence: ${users.length} users x ${projects.length} projects, ${checks} checks, ${held} with roles, 0 mismatches`,
     );
+  });
+
+  it("agrees with Redmine's own roles_for_project for every user and project", async () => {
+    // Redmine's code, run in the instance: the roles each user holds on each active or closed project.
+    const script = `out = {}
+      User.where(type: 'User').each do |u|
+        Project.where(status: [1, 5]).each do |p|
+          out["#{u.login} on #{p.name}"] = u.roles_for_project(p).map(&:name).uniq.sort
+        end
+      end
+      puts 'ROLES ' + out.to_json`;
+    const { stdout } = await promisify(execFile)(
+      'ruby',
+      ['bin/rails', 'runner', '-e', 'production', script],
+      {
+        cwd: '/usr/share/redmine',
+        env: { ...process.env, REDMINE_INSTANCE: basename(redmine.dir), RAILS_ENV: 'production' },
+        maxBuffer: 16 << 20,
+      },
+    );
+    const line = stdout.split('\n').find((l) => l.startsWith('ROLES '));
+    expect(line, stdout).toBeDefined();
+    const truth = JSON.parse(line!.slice('ROLES '.length)) as Record<string, string[]>;
+    expect(Object.keys(truth)).toHaveLength(72);
+    const graph = new Map<string, Map<string, { roles: string[] }>>();
+    const mismatches: string[] = [];
+    for (const [key, roles] of Object.entries(truth)) {
+      const [login, project] = key.split(' on ') as [string, string];
+      if (!graph.has(login)) graph.set(login, await graphAccess(login));
+      const got = graph.get(login)!.get(project)?.roles ?? [];
+      if (JSON.stringify(got) !== JSON.stringify(roles))
+        mismatches.push(`${key}: Redmine ${roles.join(', ')}; graph ${got.join(', ')}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(truth['ada on Handbook']).toEqual(['Developer']);
+    expect(truth['grace on Handbook']).toEqual(['Reporter']);
+    expect(truth['grace on Website']).toEqual(['Non member']);
   });
 
   it('makes the users who cannot log in (locked, registered) inactive, and keeps the admin flag', async () => {

@@ -5,6 +5,9 @@
 # emulator, and the acceptance kit's checks), `npm run test:acceptance` (`oaa plugins test` on the
 # plugin's recorded source) must report no failed check, `oaa plugins list` must find it with its
 # template, and `oaa run --dry-run` must run it on its fixture through its oaa.config.yaml.
+# The manifest template (a declarative REST connector, no code) is generated the same way, and its
+# manifest must pass `oaa manifest check`, `npm test` (the check and the acceptance kit on its
+# recording) and `oaa run --dry-run --replay` on its recording.
 #
 # The plugin goes to plugins/.scaffold-check-<template>-<pid>: inside the checkout, so @oaakit/*,
 # typescript and vitest resolve to this checkout's node_modules (the workspace links) with no
@@ -19,7 +22,7 @@ root=$(pwd)
 oaa() { node "$root/packages/cli/bin/run.js" "$@"; }
 
 templates=("$@")
-if [ ${#templates[@]} -eq 0 ]; then templates=(application identity_provider hris); fi
+if [ ${#templates[@]} -eq 0 ]; then templates=(application identity_provider hris manifest); fi
 
 created=()
 cleanup() { for dir in "${created[@]}"; do rm -rf "$dir"; done; }
@@ -33,6 +36,20 @@ for template in "${templates[@]}"; do
   created+=("$root/$dir")
   printf '\n== %s: oaa plugins new %s --template %s --dir %s\n' "$template" "$name" "$template" "$dir"
   oaa plugins new "$name" --template "$template" --dir "$dir" >/dev/null
+  if [ "$template" = manifest ]; then
+    (
+      cd "$dir"
+      token="SCAFFOLD_CHECK_MANIFEST_TOKEN=unused"
+      printf -- '-- oaa manifest check\n'
+      oaa manifest check manifest.yaml >/dev/null
+      printf -- '-- npm test (the check, then the acceptance kit on the recording)\n'
+      env "$token" npm test --silent
+      printf -- '-- oaa run --dry-run --replay fixtures/source.har\n'
+      env "$token" node "$root/packages/cli/bin/run.js" run --dry-run --replay fixtures/source.har >/dev/null
+    )
+    printf -- '-- %s: ok\n' "$template"
+    continue
+  fi
   printf -- '-- lint\n'
   npx --no-install eslint --max-warnings 0 --parser-options "project:$dir/tsconfig.test.json" "$dir"
   (

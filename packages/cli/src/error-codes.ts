@@ -17,7 +17,9 @@ export type CliErrorCode =
   /** `oaa auth login` was given a key the service refused. */
   | 'CREDENTIALS_INVALID'
   /** The run succeeded with warnings and `--fail-on-warnings` was given. */
-  | 'WARNINGS';
+  | 'WARNINGS'
+  /** `oaa manifest check` found problems in a REST connector manifest (`details.problems`). */
+  | 'MANIFEST_INVALID';
 
 declare module '@oaakit/core' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- augments core's registry

@@ -133,6 +133,7 @@ const BY_CODE = {
   EMAIL_TEMPLATE_NOT_FOUND: EXIT.NOT_FOUND,
   CREDENTIALS_INVALID: EXIT.CONFIG,
   WARNINGS: EXIT.WARNINGS,
+  MANIFEST_INVALID: EXIT.VALIDATION,
 } as const satisfies Record<OaaErrorCode, ExitCode>;
 
 /** Whether `code` is one of oaakit's: a plugin's own codes, or a newer version's, are not. */

@@ -37,7 +37,7 @@ export {
   type ResolveTargetOptions,
   type ResolvedTarget,
 } from './credentials/resolve-target.js';
-export type { SecretSources } from './credentials/secrets.js';
+export { resolveSecretReference, type SecretSources } from './credentials/secrets.js';
 
 // State
 export { StateStore, type SnapshotWriter, type StateCommit } from './state/state-store.js';

@@ -103,6 +103,49 @@ describe('createPlugin', () => {
     },
   );
 
+  it('generates the manifest starter: a REST manifest, its configs and recording, depending on the REST plugin', async () => {
+    const created = await createPlugin({
+      name: 'oaa-tracker',
+      template: 'manifest',
+      dir: join(work, 'tracker'),
+    });
+    expect(created.template).toBe('manifest');
+    expect(created.files).toEqual([
+      '.gitignore',
+      'README.md',
+      'acceptance.config.yaml',
+      'fixtures/source.har',
+      'manifest.yaml',
+      'oaa.config.yaml',
+      'package.json',
+    ]);
+    for (const file of created.files)
+      expect(await text(created.dir, file)).not.toMatch(/__[A-Z][A-Z0-9_]*__/);
+    const manifest = await text(created.dir, 'manifest.yaml');
+    expect(manifest).toContain('id: oaa-tracker\n');
+    expect(manifest).toContain('"application_type": "oaa_tracker"');
+    expect(JSON.parse(await text(created.dir, 'package.json'))).toMatchObject({
+      name: 'oaa-tracker',
+      dependencies: { '@oaakit/plugin-rest': `file:${join(PACKAGES_DIR, '..', 'plugins', 'rest')}` },
+      devDependencies: { '@oaakit/cli': `file:${join(PACKAGES_DIR, 'cli')}` },
+      scripts: {
+        'test:acceptance':
+          'oaa plugins test --config acceptance.config.yaml --connector oaa-tracker --replay fixtures/source.har',
+      },
+    });
+    expect(await text(created.dir, 'oaa.config.yaml')).toContain("plugin: '@oaakit/plugin-rest'");
+    const registry = await createPlugin({
+      name: 'oaa-tracker',
+      template: 'manifest',
+      dir: join(work, 'tracker-registry'),
+      oaakit: 'registry',
+    });
+    const deps = (
+      JSON.parse(await text(registry.dir, 'package.json')) as { dependencies: Record<string, string> }
+    ).dependencies;
+    expect(deps['@oaakit/plugin-rest']).toMatch(/^\^\d+\.\d+\.\d+/);
+  });
+
   it('depends on a registry version range when asked to, and on file: packages by default from a checkout', async () => {
     expect(defaultOaakitSource()).toEqual({ dir: PACKAGES_DIR });
     const created = await createPlugin({

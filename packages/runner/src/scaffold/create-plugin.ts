@@ -10,19 +10,30 @@ import type { Template } from '@oaakit/core';
 import { assertPackageName, pluginNames } from './plugin-name.js';
 import type { PluginNames } from './plugin-name.js';
 import { SCAFFOLD_ERROR_CODES } from './scaffold-codes.js';
-import { defaultOaakitSource, oaakitDependencySpecs } from './oaakit-dependencies.js';
+import { defaultOaakitSource, oaakitDependencySpecs, pluginRestSpec } from './oaakit-dependencies.js';
 import type { OaakitPackage, OaakitSource } from './oaakit-dependencies.js';
-import { findPluginTemplate, isPluginTemplate } from './template-dir.js';
+import {
+  findManifestTemplate,
+  findPluginTemplate,
+  isManifestTemplate,
+  isPluginTemplate,
+} from './template-dir.js';
 
 /** Options of {@link createPlugin}. */
 export interface CreatePluginOptions {
   /** npm package name of the plugin, e.g. `oaa-plugin-wiki` or `@acme/oaa-plugin-wiki`. */
   name: string;
-  /** The payload kind its connector produces. */
-  template: Template;
+  /**
+   * The payload kind its connector produces, or `manifest`: a starter REST manifest for
+   * `@oaakit/plugin-rest` (a manifest, its config and a recording; no code).
+   */
+  template: Template | 'manifest';
   /** Where to put it: created when missing; when it exists it must be an empty directory. */
   dir: string;
-  /** The template to use; default the one shipped with this package (see `findPluginTemplate`). */
+  /**
+   * The template to use; default the one shipped with this package (see `findPluginTemplate`, and
+   * `findManifestTemplate` for `manifest`).
+   */
   templateDir?: string;
   /**
    * Where the plugin's `@oaakit/*` dependencies come from; default {@link defaultOaakitSource}:
@@ -37,7 +48,7 @@ export interface CreatedPlugin {
   dir: string;
   /** Its files, relative to `dir` with `/` separators, sorted. */
   files: string[];
-  template: Template;
+  template: Template | 'manifest';
   names: PluginNames;
   /** Where its `@oaakit/*` dependencies come from. */
   oaakit: OaakitSource;
@@ -52,8 +63,9 @@ const PLACEHOLDER = /__[A-Z][A-Z0-9_]*__/g;
 
 function placeholders(
   names: PluginNames,
-  template: Template,
+  template: Template | 'manifest',
   specs: Readonly<Record<OaakitPackage, string>>,
+  restSpec: string,
 ): Record<string, string> {
   return {
     __PLUGIN_NAME__: names.packageName,
@@ -67,6 +79,7 @@ function placeholders(
     __OAAKIT_CORE__: specs.core,
     __OAAKIT_EMULATOR__: specs.emulator,
     __OAAKIT_RUNNER__: specs.runner,
+    __OAAKIT_PLUGIN_REST__: restSpec,
   };
 }
 
@@ -119,7 +132,9 @@ function fill(text: string, values: Readonly<Record<string, string>>, file: stri
 
 /**
  * Generates a new connector plugin package: connector, config schema, fixture, README and a test
- * that runs the connector against the emulator. Throws `PLUGIN_NAME_INVALID`, `TEMPLATE_UNKNOWN`,
+ * that runs the connector against the emulator; or, with the template `manifest`, a starter REST
+ * manifest for `@oaakit/plugin-rest` with its config files and a recording of the API it reads.
+ * Throws `PLUGIN_NAME_INVALID`, `TEMPLATE_UNKNOWN`,
  * `TARGET_NOT_EMPTY`, `TEMPLATE_MISSING` or `TEMPLATE_INVALID`; nothing is written then.
  *
  * @example
@@ -128,27 +143,42 @@ function fill(text: string, values: Readonly<Record<string, string>>, file: stri
 export async function createPlugin(options: CreatePluginOptions): Promise<CreatedPlugin> {
   assertPackageName(options.name);
   const template: unknown = options.template;
-  if (!isTemplate(template)) {
-    throw new OaaError(`unknown template ${JSON.stringify(template)}; use one of ${TEMPLATES.join(', ')}`, {
-      code: SCAFFOLD_ERROR_CODES.TEMPLATE_UNKNOWN,
-      details: { template, templates: TEMPLATES },
-    });
+  if (!isTemplate(template) && template !== 'manifest') {
+    throw new OaaError(
+      `unknown template ${JSON.stringify(template)}; use one of ${[...TEMPLATES, 'manifest'].join(', ')}`,
+      {
+        code: SCAFFOLD_ERROR_CODES.TEMPLATE_UNKNOWN,
+        details: { template, templates: [...TEMPLATES, 'manifest'] },
+      },
+    );
   }
-  const root = options.templateDir === undefined ? findPluginTemplate() : resolve(options.templateDir);
-  const variant = join(root, VARIANTS, template);
-  if (!isPluginTemplate(root) || !(await stat(variant).catch(() => undefined))?.isDirectory()) {
-    throw new OaaError(`${root} has no plugin template for ${template}`, {
-      code: SCAFFOLD_ERROR_CODES.TEMPLATE_MISSING,
-      details: { templateDir: root, template },
-    });
+  let files: Map<string, string>;
+  if (template === 'manifest') {
+    const root = options.templateDir === undefined ? findManifestTemplate() : resolve(options.templateDir);
+    if (!isManifestTemplate(root)) {
+      throw new OaaError(`${root} has no manifest starter`, {
+        code: SCAFFOLD_ERROR_CODES.TEMPLATE_MISSING,
+        details: { templateDir: root, template },
+      });
+    }
+    files = await listFiles(root);
+  } else {
+    const root = options.templateDir === undefined ? findPluginTemplate() : resolve(options.templateDir);
+    const variant = join(root, VARIANTS, template);
+    if (!isPluginTemplate(root) || !(await stat(variant).catch(() => undefined))?.isDirectory()) {
+      throw new OaaError(`${root} has no plugin template for ${template}`, {
+        code: SCAFFOLD_ERROR_CODES.TEMPLATE_MISSING,
+        details: { templateDir: root, template },
+      });
+    }
+    files = new Map([...(await listFiles(root, VARIANTS)), ...(await listFiles(variant))]);
   }
   const dir = resolve(options.dir);
   const existed = await checkTarget(dir);
 
   const names = pluginNames(options.name);
   const oaakit = options.oaakit ?? defaultOaakitSource();
-  const values = placeholders(names, template, oaakitDependencySpecs(oaakit));
-  const files = new Map([...(await listFiles(root, VARIANTS)), ...(await listFiles(variant))]);
+  const values = placeholders(names, template, oaakitDependencySpecs(oaakit), pluginRestSpec(oaakit));
   // Filled in memory first: a template mistake then leaves nothing half-written.
   const contents = new Map<string, string>();
   for (const [rel, source] of files) contents.set(rel, fill(await readFile(source, 'utf8'), values, rel));

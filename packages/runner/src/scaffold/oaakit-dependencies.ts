@@ -66,6 +66,23 @@ export function installedOaakitVersions(
   };
 }
 
+/**
+ * The dependency spec of `@oaakit/plugin-rest` for a manifest starter generated from `source`: a
+ * range of the version installed beside the runner (else the runner's own), or the checkout's
+ * `plugins/rest` (beside its `packages/`).
+ */
+export function pluginRestSpec(source: OaakitSource, runnerRoot: string = RUNNER_PACKAGE_ROOT): string {
+  if (source === 'registry') {
+    const require = createRequire(join(runnerRoot, 'package.json'));
+    try {
+      return `^${versionAt(require.resolve('@oaakit/plugin-rest/package.json'))}`;
+    } catch {
+      return `^${versionAt(join(runnerRoot, 'package.json'))}`;
+    }
+  }
+  return `file:${resolve(source.dir, '..', 'plugins', 'rest').split(sep).join('/')}`;
+}
+
 /** Dependency spec of each `@oaakit/*` package for a plugin generated from `source`. */
 export function oaakitDependencySpecs(
   source: OaakitSource,

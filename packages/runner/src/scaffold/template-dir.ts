@@ -23,6 +23,31 @@ export function isPluginTemplate(dir: string): boolean {
   return existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'variants'));
 }
 
+/** Where the manifest starter may be (`oaa plugins new --template manifest`), in the order tried. */
+export function manifestTemplateCandidates(packageRoot: string = RUNNER_PACKAGE_ROOT): string[] {
+  return [
+    join(packageRoot, 'templates', 'manifest'),
+    resolve(packageRoot, '..', '..', 'templates', 'manifest'),
+  ];
+}
+
+/** Whether `dir` looks like the manifest starter. */
+export function isManifestTemplate(dir: string): boolean {
+  return existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'manifest.yaml'));
+}
+
+/** The manifest starter's directory; throws `TEMPLATE_MISSING` naming the places it looked. */
+export function findManifestTemplate(packageRoot: string = RUNNER_PACKAGE_ROOT): string {
+  const candidates = manifestTemplateCandidates(packageRoot);
+  const found = candidates.find(isManifestTemplate);
+  if (found !== undefined) return found;
+  throw new OaaError(`the manifest starter was not found; looked in ${candidates.join(' and ')}`, {
+    code: SCAFFOLD_ERROR_CODES.TEMPLATE_MISSING,
+    details: { candidates },
+    hints: ['reinstall @oaakit/runner (its package carries templates/manifest), or pass templateDir'],
+  });
+}
+
 /** The plugin template's directory; throws `TEMPLATE_MISSING` naming the places it looked. */
 export function findPluginTemplate(packageRoot: string = RUNNER_PACKAGE_ROOT): string {
   const candidates = pluginTemplateCandidates(packageRoot);

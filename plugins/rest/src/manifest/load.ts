@@ -18,6 +18,8 @@ import { ManifestFile, formatProblem, type ManifestProblem } from './source-map.
 export const SHIPPED_MANIFESTS_DIR = fileURLToPath(new URL('../../manifests/', import.meta.url));
 
 const ID = /^[a-z][a-z0-9-]*$/;
+/** YAML errors reported at most. */
+const MAX_YAML_ERRORS = 10;
 
 /** The problems of a manifest, and the compiled manifest when there are none. */
 export interface ManifestCheck {
@@ -30,13 +32,19 @@ export interface ManifestCheck {
 export function checkManifest(text: string, name: string): ManifestCheck {
   const file = new ManifestFile(name, text);
   const problems: ManifestProblem[] = [];
-  for (const error of file.doc.errors) {
+  // A file that is not YAML at all has an error per token: the first few say enough.
+  for (const error of file.doc.errors.slice(0, MAX_YAML_ERRORS)) {
     const at = file.at(error.pos[0]);
+    const first = error.message.split('\n')[0]!;
+    const message = first.length > 120 ? `${first.slice(0, 117)}...` : first;
+    problems.push({ path: '(YAML)', line: at.line, column: at.column, message });
+  }
+  const unreported = file.doc.errors.length - MAX_YAML_ERRORS;
+  if (unreported > 0) {
+    const last = problems[problems.length - 1]!;
     problems.push({
-      path: '(YAML)',
-      line: at.line,
-      column: at.column,
-      message: error.message.split('\n')[0]!,
+      ...last,
+      message: `and ${unreported} more YAML error${unreported === 1 ? '' : 's'} after this one`,
     });
   }
   if (problems.length > 0) return { file, problems };

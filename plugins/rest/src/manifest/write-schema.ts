@@ -1,25 +1,17 @@
 /**
- * Writes `schema/manifest.schema.json` (and, with `--check`, only says whether it is current):
- * `npm run schema -w @oaakit/plugin-rest` after a change to the manifest schema.
+ * Writes what is generated from the manifest schema: `schema/manifest.schema.json` and the
+ * reference part of docs/declarative-connectors.md. `npm run schema -w @oaakit/plugin-rest` after
+ * a change to the manifest schema (the build first); tests fail while either is out of date.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { manifestJsonSchemaText } from './json-schema.js';
+import { withReference } from './reference.js';
 
-const file = fileURLToPath(new URL('../../schema/manifest.schema.json', import.meta.url));
-const text = manifestJsonSchemaText();
-if (process.argv.includes('--check')) {
-  let current = '';
-  try {
-    current = readFileSync(file, 'utf8');
-  } catch {
-    // Missing counts as out of date.
-  }
-  if (current !== text) {
-    process.stderr.write(`${file} is out of date: npm run schema -w @oaakit/plugin-rest writes it\n`);
-    process.exit(1);
-  }
-} else {
-  writeFileSync(file, text);
-  process.stdout.write(`wrote ${file}\n`);
-}
+const schemaFile = fileURLToPath(new URL('../../schema/manifest.schema.json', import.meta.url));
+const docFile = fileURLToPath(new URL('../../../../docs/declarative-connectors.md', import.meta.url));
+
+writeFileSync(schemaFile, manifestJsonSchemaText());
+process.stdout.write(`wrote ${schemaFile}\n`);
+writeFileSync(docFile, withReference(readFileSync(docFile, 'utf8')));
+process.stdout.write(`wrote the manifest reference of ${docFile}\n`);

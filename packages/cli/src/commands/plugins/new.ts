@@ -8,7 +8,7 @@ import { BaseCommand } from '../../base-command.js';
 interface NewPluginOutput {
   name: string;
   connectorId: string;
-  template: Template;
+  template: Template | 'manifest';
   dir: string;
   files: string[];
   /** Where its @oaakit/* dependencies come from: "registry", or an oaakit packages/ directory. */
@@ -18,12 +18,16 @@ interface NewPluginOutput {
 /** `oaa plugins new NAME`: a new connector plugin package from the template. */
 export default class PluginsNew extends BaseCommand {
   static override summary = 'Create a connector plugin package from the template.';
-  static override description = `Generates an npm package with a connector of the chosen payload template: the connector (src/index.ts), its config schema (zod), a source reader, a fixture, a README, an oaa.config.yaml that runs it on the fixture, and a test that runs it against the emulator. NAME is the npm package name; the connector id is derived from it (oaa-plugin-wiki -> wiki). The directory (default: ./NAME without its scope) must not exist or be empty.`;
+  static override description = `Generates an npm package with a connector of the chosen payload template: the connector (src/index.ts), its config schema (zod), a source reader, a fixture, a README, an oaa.config.yaml that runs it on the fixture, and a test that runs it against the emulator. With --template manifest, a declarative connector instead: a starter manifest.yaml describing a REST API for @oaakit/plugin-rest, its oaa.config.yaml and acceptance.config.yaml, a recording of the example API it reads, and a README on writing it with oaa manifest try. NAME is the npm package name; the connector id is derived from it (oaa-plugin-wiki -> wiki). The directory (default: ./NAME without its scope) must not exist or be empty.`;
 
   static override examples = [
     {
       description: 'An application connector',
       command: '<%= config.bin %> <%= command.id %> oaa-plugin-wiki',
+    },
+    {
+      description: 'A declarative connector: a REST API described in a YAML manifest',
+      command: '<%= config.bin %> <%= command.id %> oaa-tracker --template manifest',
     },
     {
       description: 'An HR connector under a scope, into plugins/people',
@@ -42,8 +46,8 @@ export default class PluginsNew extends BaseCommand {
   static override flags = {
     template: Flags.option({
       char: 't',
-      description: 'payload template the connector produces',
-      options: TEMPLATES,
+      description: 'payload template the connector produces, or manifest for a REST manifest',
+      options: [...TEMPLATES, 'manifest'] as const,
       default: 'application' as const,
     })(),
     dir: Flags.string({ char: 'd', description: 'directory to create (default: ./NAME without its scope)' }),
@@ -78,8 +82,13 @@ export default class PluginsNew extends BaseCommand {
     this.log('Next:');
     this.log(`  cd ${shown}`);
     this.log('  npm install');
-    this.log('  npm run build && npm test');
-    this.log(`  ${created.names.tokenVariable}=dev npx oaa run --dry-run`);
+    if (created.template === 'manifest') {
+      this.log(`  ${created.names.tokenVariable}=dev npm test`);
+      this.log(`  ${created.names.tokenVariable}=dev npx oaa run --dry-run --replay fixtures/source.har`);
+    } else {
+      this.log('  npm run build && npm test');
+      this.log(`  ${created.names.tokenVariable}=dev npx oaa run --dry-run`);
+    }
     return {
       name: args.name,
       connectorId: created.names.connectorId,

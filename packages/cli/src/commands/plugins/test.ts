@@ -42,7 +42,7 @@ incremental: with the state a run saved, the next run reads less; a failed run k
 resources: the memory a run takes stays under the plugin's bound
 The bound is declared in the plugin's package.json, "oaakit": { "acceptance": { "peakRssMb": N } }: the most the process's RSS may grow during one extract and read of the payload. Without it, resources is skipped.
 
-DIR is the plugin's directory (default: this one). The connector entry is the one whose plugin is DIR; --connector picks one when several are. --replay answers the source from a recording (oaa run --record, or --record here); the kit then refuses a wrong secret itself, since a recording cannot. --record records the source requests of every check (those with a wrong secret excepted), scrubbed as oaa run --record scrubs, so that --replay of the file passes the same checks. Each check's result is shown on stderr as it finishes (not with --json).
+DIR is the plugin's directory (default: this one). The connector entry is the one whose plugin is DIR; --connector picks one when several are, and without DIR checks the plugin of that entry wherever it is installed (a REST manifest's entry names @oaakit/plugin-rest). --replay answers the source from a recording (oaa run --record, or --record here); the kit then refuses a wrong secret itself, since a recording cannot. --record records the source requests of every check (those with a wrong secret excepted), scrubbed as oaa run --record scrubs, so that --replay of the file passes the same checks. Each check's result is shown on stderr as it finishes (not with --json).
 
 Exit codes: 0 every check passed or was skipped, 10 a check failed, 5 a config, plugin or secret problem, 64 bad usage (a name in --only that is not a check, a --replay file that cannot be used).`;
 
@@ -76,7 +76,10 @@ Exit codes: 0 every check passed or was skipped, 10 a check failed, 5 a config, 
   ];
 
   static override args = {
-    dir: Args.string({ description: "the plugin's directory (its package.json)", default: '.' }),
+    dir: Args.string({
+      description:
+        "the plugin's directory (its package.json); default this one, or with --connector the plugin of that entry",
+    }),
   };
 
   static override flags = {
@@ -122,14 +125,20 @@ Exit codes: 0 every check passed or was skipped, 10 a check failed, 5 a config, 
         { code: 'USAGE', details: { unknown } },
       );
     const loaded = await loadConfig(flags.config === undefined ? {} : { path: flags.config });
-    const pluginDir = resolve(args.dir);
-    const connectorId = flags.connector ?? (await this.connectorOf(loaded, pluginDir));
+    // With --connector and no DIR, the entry's plugin is checked, wherever it is installed (a
+    // manifest's entry names @oaakit/plugin-rest).
+    const pluginDir =
+      args.dir === undefined && flags.connector !== undefined ? undefined : resolve(args.dir ?? '.');
+    const connectorId = flags.connector ?? (await this.connectorOf(loaded, pluginDir!));
     const json = this.jsonEnabled();
-    if (!json) this.note(`Acceptance checks of connector ${connectorId} (plugin ${shown(pluginDir)}):`);
+    if (!json)
+      this.note(
+        `Acceptance checks of connector ${connectorId}${pluginDir === undefined ? '' : ` (plugin ${shown(pluginDir)})`}:`,
+      );
     const { report } = await acceptConfiguredConnector({
       loaded,
       connectorId,
-      pluginDir,
+      ...(pluginDir === undefined ? {} : { pluginDir }),
       ...(only === undefined ? {} : { only: only as AcceptanceCheckName[] }),
       ...(flags.record === undefined ? {} : { record: flags.record }),
       ...(flags.replay === undefined ? {} : { replay: flags.replay }),

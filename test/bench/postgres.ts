@@ -11,13 +11,13 @@
  * with nothing changed, must push nothing. Prints one JSON line: the generation time, each run's
  * wall time, status and peak RSS, the payload's bytes, and what the sink received.
  */
-import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTemplate, startPgServer, type PgServer } from '@oaakit/plugin-postgres/testing';
+import { oaaRunChild } from './oaa-run-child.js';
 import { startCountingSink } from './sink.js';
 
 const { values } = parseArgs({
@@ -44,7 +44,6 @@ if (grantsPerTable > roles) throw new Error('--grants-per-table must not exceed 
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = resolve(here, '../../..');
-const oaaBin = join(repo, 'packages/cli/bin/run.js');
 const pluginDir = join(repo, 'plugins/postgres');
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
@@ -79,46 +78,6 @@ async function generate(server: PgServer): Promise<void> {
   } finally {
     await c.end();
   }
-}
-
-interface RunLine {
-  status: string;
-  durationMs: number;
-  bytes?: { json: number; compressed: number };
-  push?: { mode: string };
-}
-
-async function oaaRun(
-  dir: string,
-  config: string,
-): Promise<{ result: RunLine; wallS: number; peakRssMb: number }> {
-  const rssFile = join(dir, 'peak-rss');
-  const preload = new URL('./peak-rss-at-exit.js', import.meta.url).href;
-  const env = {
-    ...process.env,
-    OAA_API_KEY: 'bench-sink-key',
-    BENCH_PG_PASSWORD: 'bench-reader-password',
-    OAA_BENCH_RSS_FILE: rssFile,
-    NO_COLOR: '1',
-  };
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', preload, oaaBin, 'run', '--config', config, '--json'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const code = await new Promise<number | null>((done, fail) => {
-    child.on('error', fail);
-    child.on('close', done);
-  });
-  const wallS = seconds(performance.now() - started);
-  if (code !== 0) throw new Error(`oaa run exited with ${code}: ${stderr || stdout}`);
-  const result = (JSON.parse(stdout) as { results: RunLine[] }).results[0]!;
-  const peakRssMb = Math.round(Number(await readFile(rssFile, 'utf8')) / 1024 / 1024);
-  return { result, wallS, peakRssMb };
 }
 
 async function main() {
@@ -156,10 +115,10 @@ async function main() {
     );
 
     process.stderr.write('first run (extract and push)...\n');
-    const first = await oaaRun(dir, config);
+    const first = await oaaRunChild(dir, config, { BENCH_PG_PASSWORD: 'bench-reader-password' });
     const pushesAfterFirst = sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length;
     process.stderr.write('second run (nothing changed)...\n');
-    const second = await oaaRun(dir, config);
+    const second = await oaaRunChild(dir, config, { BENCH_PG_PASSWORD: 'bench-reader-password' });
     const pushesBySecond =
       sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length - pushesAfterFirst;
     const line = {

@@ -12,7 +12,6 @@
  * own log (one `Started GET` line each). Prints one JSON line: the run's wall time, status, peak RSS,
  * requests and requests per second, the payload's bytes, and the re-run's.
  */
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -24,6 +23,7 @@ import {
   startRedmine,
   type RedmineServer,
 } from '@oaakit/plugin-rest/testing';
+import { oaaRunChild } from './oaa-run-child.js';
 import { startCountingSink } from './sink.js';
 
 const { values } = parseArgs({
@@ -48,7 +48,6 @@ const shape = {
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const repo = resolve(here, '../../..');
-const oaaBin = join(repo, 'packages/cli/bin/run.js');
 const pluginDir = join(repo, 'plugins/rest');
 const seconds = (ms: number) => Math.round(ms) / 1000;
 
@@ -69,48 +68,6 @@ async function served(redmine: RedmineServer): Promise<{ requests: number; busyM
     }
   }
   return { requests, busyMs };
-}
-
-interface RunLine {
-  status: string;
-  durationMs: number;
-  counts?: Record<string, number>;
-  bytes?: { json: number; compressed: number };
-  push?: { mode: string };
-}
-
-async function oaaRun(
-  dir: string,
-  config: string,
-  apiKey: string,
-): Promise<{ result: RunLine; wallS: number; peakRssMb: number }> {
-  const rssFile = join(dir, 'peak-rss');
-  const preload = new URL('./peak-rss-at-exit.js', import.meta.url).href;
-  const env = {
-    ...process.env,
-    OAA_API_KEY: 'bench-sink-key',
-    BENCH_REDMINE_API_KEY: apiKey,
-    OAA_BENCH_RSS_FILE: rssFile,
-    NO_COLOR: '1',
-  };
-  const started = performance.now();
-  const child = spawn(process.execPath, ['--import', preload, oaaBin, 'run', '--config', config, '--json'], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-  child.stderr.setEncoding('utf8').on('data', (s: string) => (stderr += s));
-  const code = await new Promise<number | null>((done, fail) => {
-    child.on('error', fail);
-    child.on('close', done);
-  });
-  const wallS = seconds(performance.now() - started);
-  if (code !== 0) throw new Error(`oaa run exited with ${code}: ${stderr || stdout}`);
-  const result = (JSON.parse(stdout) as { results: RunLine[] }).results[0]!;
-  const peakRssMb = Math.round(Number(await readFile(rssFile, 'utf8')) / 1024 / 1024);
-  return { result, wallS, peakRssMb };
 }
 
 async function main() {
@@ -141,12 +98,12 @@ async function main() {
 
     process.stderr.write('first run (extract and push)...\n');
     const before = await served(redmine);
-    const first = await oaaRun(dir, config, redmine.apiKey);
+    const first = await oaaRunChild(dir, config, { BENCH_REDMINE_API_KEY: redmine.apiKey });
     const after = await served(redmine);
     const requests = after.requests - before.requests;
     const pushesAfterFirst = sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length;
     process.stderr.write('second run (nothing changed)...\n');
-    const second = await oaaRun(dir, config, redmine.apiKey);
+    const second = await oaaRunChild(dir, config, { BENCH_REDMINE_API_KEY: redmine.apiKey });
     const pushesBySecond =
       sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length - pushesAfterFirst;
     const line = {

@@ -9,7 +9,7 @@ import { readAcceptanceBounds, runAcceptance } from '@oaakit/runner/testing';
 import { afterAll, beforeAll } from 'vitest';
 import restConnector from './index.js';
 import { AUDITOR_ROLE_SQL, loadRedmineFixture } from './private-test-helpers/redmine-fixture.js';
-import { startRedmine, type RedmineServer } from './private-test-helpers/redmine-server.js';
+import { startRedmine, type RedmineServer } from './testing/redmine-server.js';
 
 const PLUGIN_DIR = fileURLToPath(new URL('..', import.meta.url));
 

@@ -3,8 +3,8 @@
  * project trees and memberships the SQL wrote, so the SQL makes data Redmine understands.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redmineBulkCounts, redmineBulkSql } from './private-test-helpers/redmine-bulk.js';
-import { startRedmine, type RedmineServer } from './private-test-helpers/redmine-server.js';
+import { redmineBulkCounts, redmineBulkSql } from './testing/redmine-bulk.js';
+import { startRedmine, type RedmineServer } from './testing/redmine-server.js';
 
 const SHAPE = { users: 120, projects: 30, memberships: 300 };
 let redmine: RedmineServer;

@@ -10,7 +10,7 @@ import {
   USER_STATUS,
   type RedmineFixture,
 } from './private-test-helpers/redmine-fixture.js';
-import { startRedmine, type RedmineServer } from './private-test-helpers/redmine-server.js';
+import { startRedmine, type RedmineServer } from './testing/redmine-server.js';
 
 interface Membership {
   project: { id: number; name: string };

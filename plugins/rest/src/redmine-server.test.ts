@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { until } from '@oaakit/emulator/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedmine, sweepLeftovers, type RedmineServer } from './private-test-helpers/redmine-server.js';
+import { startRedmine, sweepLeftovers, type RedmineServer } from './testing/redmine-server.js';
 
 const exists = (path: string) =>
   access(path).then(

@@ -17,7 +17,7 @@ import { StateStore, checkConnector, runConnector } from '@oaakit/runner';
 import { HarRecorder, recordingFetch } from '@oaakit/runner/testing';
 import restConnector from '../index.js';
 import { AUDITOR_ROLE_SQL, loadRedmineFixture } from './redmine-fixture.js';
-import { sqlite, startRedmine } from './redmine-server.js';
+import { sqlite, startRedmine } from '../testing/redmine-server.js';
 
 /** The base URL the manifest is configured with; the recording sends its requests to the test Redmine. */
 export const REDMINE_BASE_URL = 'https://redmine.example.test';

@@ -14,7 +14,7 @@
  *   on a project where the user also inherits one;
  * - the custom role `Auditor`, with a permission set chosen for the test.
  */
-import type { RedmineServer } from './redmine-server.js';
+import type { RedmineServer } from '../testing/redmine-server.js';
 
 /** The custom role's permissions, as Redmine names them. */
 export const AUDITOR_PERMISSIONS = [

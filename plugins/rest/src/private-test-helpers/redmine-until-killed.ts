@@ -3,7 +3,7 @@
  * waits to be killed. The test kills this process with SIGKILL, as a crashed or interrupted test
  * run would be, and checks that the server died too.
  */
-import { startRedmine } from './redmine-server.js';
+import { startRedmine } from '../testing/redmine-server.js';
 
 const server = await startRedmine();
 process.stdout.write(`${JSON.stringify({ url: server.url, dir: server.dir })}\n`);

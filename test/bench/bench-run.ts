@@ -112,7 +112,7 @@ async function main() {
     if (values.url === undefined) sink = await startCountingSink();
     const url = values.url ?? sink!.url;
     const { child, result, peakRss } = await oaaRun(url, apiKey);
-    const pushed = sink?.calls().filter((c) => c === 'push' || c === 'parts:complete').length;
+    const pushed = sink?.pushes();
     await sink?.close();
     sink = undefined;
 

@@ -264,7 +264,7 @@ async function main() {
     const first = await run('first');
     if (first.result.status !== 'pushed')
       throw new Error(`the first run did not push: ${first.child.stdout}`);
-    const pushes = sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length;
+    const pushes = sink.pushes();
     const second = await run('second');
     const line = {
       users,
@@ -283,7 +283,7 @@ async function main() {
       rerun_status: second.result.status,
       rerun_total_s: round(second.child.seconds),
       rerun_peak_rss_mb: Math.round(second.peakRss / 1024 / 1024),
-      sink_pushes_after_rerun: sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length,
+      sink_pushes_after_rerun: sink.pushes(),
       node: process.version,
     };
     process.stdout.write(`${JSON.stringify(line)}\n`);

@@ -116,11 +116,10 @@ async function main() {
 
     process.stderr.write('first run (extract and push)...\n');
     const first = await oaaRunChild(dir, config, { BENCH_PG_PASSWORD: 'bench-reader-password' });
-    const pushesAfterFirst = sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length;
+    const pushesAfterFirst = sink.pushes();
     process.stderr.write('second run (nothing changed)...\n');
     const second = await oaaRunChild(dir, config, { BENCH_PG_PASSWORD: 'bench-reader-password' });
-    const pushesBySecond =
-      sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length - pushesAfterFirst;
+    const pushesBySecond = sink.pushes() - pushesAfterFirst;
     const line = {
       tables,
       schemas,

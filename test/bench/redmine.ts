@@ -101,11 +101,10 @@ async function main() {
     const first = await oaaRunChild(dir, config, { BENCH_REDMINE_API_KEY: redmine.apiKey });
     const after = await served(redmine);
     const requests = after.requests - before.requests;
-    const pushesAfterFirst = sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length;
+    const pushesAfterFirst = sink.pushes();
     process.stderr.write('second run (nothing changed)...\n');
     const second = await oaaRunChild(dir, config, { BENCH_REDMINE_API_KEY: redmine.apiKey });
-    const pushesBySecond =
-      sink.calls().filter((c) => c === 'push' || c === 'parts:complete').length - pushesAfterFirst;
+    const pushesBySecond = sink.pushes() - pushesAfterFirst;
     const line = {
       ...redmineBulkCounts(shape),
       redmine_start_s: startS,

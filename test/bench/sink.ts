@@ -18,6 +18,8 @@ export interface CountingSink {
   bytes(): number;
   /** Calls that carried payload data or completed it: `push`, `parts:upload`, `parts:complete`. */
   calls(): readonly string[];
+  /** Payloads pushed so far: single pushes plus completed multipart uploads. */
+  pushes(): number;
   close(): Promise<void>;
 }
 
@@ -166,6 +168,7 @@ export async function startCountingSink(): Promise<CountingSink> {
     url: `http://127.0.0.1:${port}/`,
     bytes: () => received,
     calls: () => calls,
+    pushes: () => calls.filter((c) => c === 'push' || c === 'parts:complete').length,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

@@ -282,6 +282,87 @@ payload:
   });
 });
 
+describe('fields added to records', () => {
+  const withFields = (field: string) => `version: 1
+id: fields
+vars:
+  url: { description: the source }
+source:
+  base_url: '{{ vars.url }}'
+streams:
+  users:
+    path: /users
+    drop: [secret]
+    fields:
+      role_names: ${field}
+      has_email: $exists(email)
+    cache: true
+indexes:
+  by_role: { stream: users, key: role_names, value: login, ignore_case: true }
+payload:
+  template: application
+  application: '{ "name": "F", "application_type": "F" }'
+  local_users: { stream: users, map: '{ "name": login, "is_active": has_email }' }
+  local_roles: { stream: users, map: role_names, distinct: true }
+  grants:
+    stream: users
+    map: |
+      {
+        "identity": login,
+        "identity_type": "local_user",
+        "role_assignments": [role_names.{ "application": "F", "role": $, "apply_to_application": true }]
+      }
+`;
+  const USERS = [
+    { login: 'ada', email: 'ada@example.com', roles: ['Admin', 'admin', 'Reader'], secret: 's1' },
+    { login: 'bob', roles: [] },
+  ];
+
+  it('are computed once per record and read by mappings and indexes as any field', async () => {
+    let reads = 0;
+    source = await serve(() => {
+      reads += 1;
+      return { json: USERS };
+    });
+    const text = withFields('$distinctNames(roles)');
+    const connector = manifestConnector(compileManifestText(text, 'fields.yaml'));
+    const { payload } = await dryRun(connector, { manifest: 'fields.yaml', vars: { url: source.url } }, {});
+    const [app] = payload['applications'] as {
+      local_users: { name: string; is_active: boolean }[];
+      local_roles: { name: string }[];
+    }[];
+    expect(app!.local_users.map((u) => [u.name, u.is_active])).toEqual([
+      ['ada', true],
+      ['bob', false],
+    ]);
+    // The field is the list the expression made (each name once, without regard to case).
+    expect(app!.local_roles.map((r) => r.name)).toEqual(['Admin', 'Reader']);
+    expect(payload['identity_to_permissions']).toEqual([
+      {
+        identity: 'ada',
+        identity_type: 'local_user',
+        role_assignments: [
+          { application: 'F', role: 'Admin', apply_to_application: true },
+          { application: 'F', role: 'Reader', apply_to_application: true },
+        ],
+      },
+      { identity: 'bob', identity_type: 'local_user', role_assignments: [] },
+    ]);
+    expect(reads).toBe(1);
+  });
+
+  it('a field whose expression fails names its path and line', async () => {
+    source = await serve(() => ({ json: USERS }));
+    const connector = manifestConnector(compileManifestText(withFields('roles + 1'), 'fields.yaml'));
+    const error = await dryRun(connector, { manifest: 'fields.yaml', vars: { url: source.url } }, {}).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toMatch(
+      /fields\.yaml:12:\d+: streams\.users\.fields\.role_names: .* \(adding the field role_names to a record of stream users\)/,
+    );
+  });
+});
+
 describe('mapping errors', () => {
   it('name the manifest path and the line of the failing expression, and the record', async () => {
     source = await serve(() => ({ json: [{ login: 'ada', age: 'old' }] }));

@@ -7,6 +7,7 @@
 import { OaaError } from '@oaakit/core';
 import jsonata from 'jsonata';
 import { REST_ERROR_CODES, type RestErrorCode } from '../errors.js';
+import { compileSync, type SyncExpression } from './sync-jsonata.js';
 import {
   formatPath,
   formatProblem,
@@ -110,12 +111,17 @@ export interface Site {
   offset: number;
 }
 
+/** What `now` gives when the value must be awaited. */
+export const LATER: unique symbol = Symbol('later');
+
 /** Values bound in an evaluation: `$vars`, `$record` ... and the run's functions. */
 export type Bindings = Record<string, unknown>;
 
 /** A compiled JSONata expression. */
 export class Expression {
   private readonly steps: string[] | undefined;
+  /** The same expression run without awaiting, when every node of it can be (see sync-jsonata). */
+  private readonly sync: SyncExpression | undefined;
 
   private constructor(
     readonly source: string,
@@ -126,6 +132,12 @@ export class Expression {
     const trimmed = source.trim();
     const steps = FIELD_PATH.test(trimmed) ? trimmed.split('.') : undefined;
     this.steps = steps?.some((s) => RESERVED.has(s)) === true ? undefined : steps;
+    this.sync = compileSync(compiled.ast(), [...BOUND_VARIABLES, ...BOUND_FUNCTIONS]);
+  }
+
+  /** Whether evaluations run without jsonata's awaits (the fast path). */
+  get isSynchronous(): boolean {
+    return this.sync !== undefined;
   }
 
   /** Compiles `source`; a syntax error is added to `problems` (and undefined returned). */
@@ -159,8 +171,43 @@ export class Expression {
     return this.steps !== undefined;
   }
 
+  /**
+   * The value now, without awaiting: a field path, or an expression the synchronous evaluator
+   * settles. `LATER` when it must be awaited (`evaluate`, `list`, `one`).
+   */
+  now(input: unknown, bindings: Bindings): unknown {
+    if (this.sync === undefined) return LATER;
+    try {
+      return this.sync(input, bindings);
+    } catch {
+      return LATER;
+    }
+  }
+
+  /** `list`, now; `LATER` when it must be awaited. */
+  listNow(input: unknown, bindings: Bindings): unknown[] | typeof LATER {
+    if (this.steps !== undefined) return readPath(input, this.steps);
+    const value = this.now(input, bindings);
+    return value === LATER ? LATER : asList(value);
+  }
+
+  /** `one`, now; `LATER` when it must be awaited. */
+  oneNow(input: unknown, bindings: Bindings): unknown {
+    if (this.steps !== undefined) return readPath(input, this.steps)[0];
+    const value = this.now(input, bindings);
+    return Array.isArray(value) ? (value as unknown[])[0] : value;
+  }
+
   /** The value, as JSONata gives it. Throws `REST_MAPPING_FAILED` naming the manifest path and line. */
   async evaluate(input: unknown, bindings: Bindings, what: () => string): Promise<unknown> {
+    if (this.sync !== undefined) {
+      try {
+        return this.sync(input, bindings);
+      } catch {
+        // Anything the fast path does not settle the same way (NEEDS_JSONATA), and any error, is
+        // jsonata's to answer: it gives its own result, or the error with its own code and position.
+      }
+    }
     try {
       return await this.compiled.evaluate(input, bindings);
     } catch (error) {

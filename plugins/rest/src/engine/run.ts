@@ -14,7 +14,7 @@ import {
 import { REST_ERROR_CODES, type RestErrorCode } from '../errors.js';
 import type { CompiledEntitySource, CompiledManifest } from '../manifest/compile.js';
 import { formatPath } from '../manifest/source-map.js';
-import { textOf, type Bindings } from './expressions.js';
+import { LATER, textOf, type Bindings } from './expressions.js';
 import { Requester } from './requester.js';
 import { StreamReader, type Page } from './streams.js';
 
@@ -97,15 +97,15 @@ export class ManifestRun {
 
   /** `$index(name, key)`: the values the index keeps for `key`, a list; nothing when there are none. */
   index(name: unknown, key: unknown): unknown[] | undefined | Promise<unknown[] | undefined> {
-    const spec = this.manifest.indexes.get(String(name));
-    const lookup = (table: Map<string, unknown[]>): unknown[] | undefined => {
-      if (key === undefined || key === null) return undefined;
-      const text = textOf(key);
-      return table.get(spec?.ignoreCase === true ? text.toLowerCase() : text);
-    };
     const ready = this.built.get(String(name));
-    if (ready !== undefined) return lookup(ready);
-    return this.buildIndex(String(name)).then(lookup);
+    if (ready !== undefined) return this.lookup(String(name), ready, key);
+    return this.buildIndex(String(name)).then((table) => this.lookup(String(name), table, key));
+  }
+
+  private lookup(name: string, table: Map<string, unknown[]>, key: unknown): unknown[] | undefined {
+    if (key === undefined || key === null) return undefined;
+    const text = textOf(key);
+    return table.get(this.manifest.indexes.get(name)?.ignoreCase === true ? text.toLowerCase() : text);
   }
 
   private buildIndex(name: string): Promise<Map<string, unknown[]>> {
@@ -121,22 +121,24 @@ export class ManifestRun {
         for (const record of page.records) {
           bindings['record'] = record;
           const what = () => `indexing a record of stream ${spec.stream}`;
-          const keys = await spec.key.list(record, bindings, what);
+          // Each expression is evaluated without awaiting where it can be (most records).
+          let keys = spec.key.listNow(record, bindings);
+          if (keys === LATER) keys = await spec.key.list(record, bindings, what);
           if (keys.length === 0) continue;
           // One value for the record, unless the value expression reads $key: then one per key.
           const perKey = spec.value?.refs.keyed === true;
-          const value =
-            spec.value === undefined
-              ? record
-              : perKey
-                ? undefined
-                : await spec.value.one(record, bindings, what);
+          let value: unknown = record;
+          if (spec.value !== undefined && !perKey) {
+            value = spec.value.oneNow(record, bindings);
+            if (value === LATER) value = await spec.value.one(record, bindings, what);
+          }
           for (const k of keys) {
             if (k === undefined || k === null) continue;
             let v = value;
             if (perKey) {
               bindings['key'] = k;
-              v = await spec.value!.one(record, bindings, what);
+              v = spec.value!.oneNow(record, bindings);
+              if (v === LATER) v = await spec.value!.one(record, bindings, what);
             }
             if (v === undefined) continue;
             const text = textOf(k);
@@ -217,7 +219,12 @@ export class ManifestRun {
         const bindings = this.pageBindings(page);
         for (const record of page.records) {
           bindings['record'] = record;
-          for (const entity of await this.mapped(source, record, bindings)) if (admit(entity)) yield entity;
+          const value = source.map.now(record, bindings);
+          const entities =
+            value === LATER
+              ? await this.mapped(source, record, bindings)
+              : this.entitiesOf(source, value, record);
+          for (const entity of entities) if (admit(entity)) yield entity;
         }
       }
     }

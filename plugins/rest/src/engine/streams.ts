@@ -7,7 +7,7 @@
 import { OaaError, type ProgressReporter } from '@oaakit/core';
 import { REST_ERROR_CODES, type RestErrorCode } from '../errors.js';
 import type { BodyTemplate, CompiledManifest, CompiledStream } from '../manifest/compile.js';
-import { asList, Template, textOf, type Bindings, type TemplateInput } from './expressions.js';
+import { asList, LATER, Template, textOf, type Bindings, type TemplateInput } from './expressions.js';
 import { orderedFanOut } from './fan-out.js';
 import { joinUrl, shownUrl, type Answer, type Requester } from './requester.js';
 
@@ -288,6 +288,21 @@ export class StreamReader {
           ? asList(answer.body)
           : await stream.records.list(answer.body, bindings, at('records'));
       if (stream.drop.length > 0) for (const r of records) dropFields(r, stream.drop);
+      if (stream.fields.length > 0) {
+        // As in a mapping: $record is the record, $parent the for_each record it was read for.
+        const own: Bindings = { ...bindings, parent };
+        for (const r of records) {
+          if (typeof r !== 'object' || r === null || Array.isArray(r)) continue;
+          own['record'] = r;
+          for (const [field, e] of stream.fields) {
+            let v = e.now(r, own);
+            if (v === LATER)
+              v = await e.evaluate(r, own, () => `adding the field ${field} to a record of stream ${name}`);
+            if (v === undefined) delete (r as Record<string, unknown>)[field];
+            else (r as Record<string, unknown>)[field] = v;
+          }
+        }
+      }
       if (!this.progressStarted.has(name)) {
         this.progressStarted.add(name);
         this.progress.start(name);

@@ -80,6 +80,8 @@ export interface CompiledStream {
   pagination: CompiledPagination;
   records?: Expression | undefined;
   drop: string[][];
+  /** Fields added to each record as it is read (after `drop`), in the order written. */
+  fields: [string, Expression][];
   cache: boolean;
   maxPages?: number | undefined;
 }
@@ -361,6 +363,10 @@ class Compiler {
       records:
         spec.records === undefined ? undefined : this.expression([...path, 'records'], spec.records, {}),
       drop: (spec.drop ?? []).map((d) => d.split('.')),
+      fields: Object.entries(spec.fields ?? {}).flatMap(([field, source]) => {
+        const e = this.expression([...path, 'fields', field], source, { mapping: true });
+        return e === undefined ? [] : [[field, e] as [string, Expression]];
+      }),
       cache: spec.cache,
       maxPages: spec.max_pages,
     };

@@ -256,6 +256,13 @@ const streamSchema = z
         description:
           'fields removed from every record as soon as it is read (dotted paths, e.g. api_key): never mapped, shown by oaa manifest try, or kept',
       }),
+    fields: z
+      .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), expression('a field added to each record'))
+      .optional()
+      .meta({
+        description:
+          'fields added to every record as it is read, each a JSONata expression over the record: computed once and read by every mapping and index as any other field (for a value several of them derive, e.g. a list of role names)',
+      }),
     cache: z.boolean().default(false).meta({
       description:
         'keep the records in memory after the first read, for a stream that several entity kinds or indexes read (memory then grows with the stream)',

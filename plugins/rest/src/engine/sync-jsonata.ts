@@ -76,43 +76,48 @@ function isSequence(value: unknown): value is Flagged {
   return Array.isArray(value) && (value as Flagged)[SEQ] === true;
 }
 
-/** A function value: a lambda written in the expression, a regular expression, a built-in. */
-class Lambda {
+/** A function value of this evaluator: a lambda written in the expression, a regular expression, a built-in. */
+abstract class Callable {}
+
+class Lambda extends Callable {
   constructor(
     readonly params: string[],
     readonly body: Evaluator,
     readonly input: unknown,
     readonly scope: Scope,
-  ) {}
+  ) {
+    super();
+  }
 }
 
-class Regex {
-  constructor(readonly re: RegExp) {}
+class Regex extends Callable {
+  constructor(readonly re: RegExp) {
+    super();
+  }
 }
 
-class Builtin {
+class Builtin extends Callable {
   constructor(
     readonly name: string,
     readonly call: (args: unknown[], input: unknown) => unknown,
-  ) {}
+  ) {
+    super();
+  }
 }
 
+/**
+ * Whether a value is a function. Values come from records (JSON), the caller's bindings (plain
+ * functions) and this evaluator (`Callable`); jsonata's own function objects never reach it.
+ */
 function isFunctionValue(value: unknown): boolean {
-  return (
-    typeof value === 'function' ||
-    value instanceof Lambda ||
-    value instanceof Regex ||
-    value instanceof Builtin ||
-    (typeof value === 'object' &&
-      value !== null &&
-      ((value as { _jsonata_function?: unknown })._jsonata_function === true ||
-        (value as { _jsonata_lambda?: unknown })._jsonata_lambda === true))
-  );
+  return typeof value === 'function' || value instanceof Callable;
 }
 
 /** Variables in scope: a block's, a lambda's, and at the root the bindings and the built-ins. */
 class Scope {
-  private own: Map<string, unknown> | undefined;
+  // A frame binds a few names: two short lists are faster to make and search than a Map.
+  private names: string[] | undefined;
+  private values: unknown[] | undefined;
   /** The caller's bindings, reachable from every frame. */
   readonly top: Record<string, unknown>;
   constructor(
@@ -123,15 +128,28 @@ class Scope {
   }
 
   bind(name: string, value: unknown): void {
-    (this.own ??= new Map()).set(name, value);
+    if (this.names === undefined) {
+      this.names = [name];
+      this.values = [value];
+      return;
+    }
+    const i = this.names.indexOf(name);
+    if (i >= 0) this.values![i] = value;
+    else {
+      this.names.push(name);
+      this.values!.push(value);
+    }
   }
 
   lookup(name: string): unknown {
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- walking the chain
     let scope: Scope | undefined = this;
     while (scope !== undefined) {
-      const own = scope.own;
-      if (own !== undefined && own.has(name)) return own.get(name);
+      const names = scope.names;
+      if (names !== undefined) {
+        const i = names.indexOf(name);
+        if (i >= 0) return scope.values![i];
+      }
       const root = scope.root;
       if (root !== undefined) {
         const v = root[name];
@@ -190,8 +208,13 @@ function deepEqual(a: unknown, b: unknown): boolean {
 function append(a: unknown, b: unknown): unknown {
   if (a === undefined) return b;
   if (b === undefined) return a;
-  const left = Array.isArray(a) ? a : sequence(a);
-  return left.concat(Array.isArray(b) ? b : [b]);
+  // What `concat` gives (a plain array), copied by hand: `concat` is slow on flagged arrays.
+  const out: unknown[] = [];
+  if (Array.isArray(a)) for (const x of a as unknown[]) out.push(x);
+  else out.push(a);
+  if (Array.isArray(b)) for (const x of b as unknown[]) out.push(x);
+  else out.push(b);
+  return out;
 }
 
 /** A field of a value; over a list, every item's field, flattened into one sequence. */
@@ -206,14 +229,13 @@ function field(input: unknown, key: string): unknown {
     }
     return out;
   }
-  if (
-    input !== null &&
-    typeof input === 'object' &&
-    Object.prototype.hasOwnProperty.call(input, key) &&
-    !isFunctionValue(input)
-  )
-    return (input as Record<string, unknown>)[key];
-  return undefined;
+  if (input === null || typeof input !== 'object' || input instanceof Callable) return undefined;
+  const v = (input as Record<string, unknown>)[key];
+  if (v === undefined) return undefined;
+  // Only own fields: what a plain object inherits is a function (or `__proto__`).
+  if ((typeof v === 'function' || key === '__proto__') && !Object.prototype.hasOwnProperty.call(input, key))
+    return undefined;
+  return v;
 }
 
 /** `$string`: JSON for anything that is not a string, numbers to 15 significant digits. */
@@ -340,7 +362,7 @@ const BUILTIN_LIST: Builtin[] = [
     const items = Array.isArray(list) ? list : [list];
     if (!items.every((s) => typeof s === 'string')) bail();
     if (separator !== undefined && typeof separator !== 'string') bail();
-    return (items).join(separator ?? '');
+    return items.join(separator ?? '');
   }),
   new Builtin('lookup', (args, input) => {
     if (args.length === 1) args = [input, args[0]];
@@ -815,11 +837,7 @@ function compileCall(node: Node, c: Compiler): Evaluator {
 
 /** A function value of this evaluator's own making (jsonata would hand over one of its own). */
 function isCallable(value: unknown): boolean {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    (value instanceof Lambda || value instanceof Regex || value instanceof Builtin)
-  );
+  return value instanceof Callable;
 }
 
 /** What a caller's function answered; a promise is jsonata's to wait for. */

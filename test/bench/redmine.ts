@@ -88,7 +88,8 @@ async function main() {
       plugin: pluginDir,
       provider: 'Redmine',
       dataSource: 'bench',
-      config: { manifest: 'redmine', vars: { url: redmine.url } },
+      // The throwaway Redmine is one WEBrick process: concurrent requests would only contend.
+      config: { manifest: 'redmine', vars: { url: redmine.url, max_concurrency: 1 } },
       secrets: { apiKey: 'env:BENCH_REDMINE_API_KEY' },
     };
     await writeFile(

@@ -63,6 +63,58 @@ describe('the rate limit', () => {
   });
 });
 
+describe('max_concurrency from a var', () => {
+  const fanOut = `version: 1
+id: capped
+vars:
+  url: { description: the source }
+  max_concurrency: { description: requests at once, type: integer }
+source:
+  base_url: '{{ vars.url }}'
+  rate_limit:
+    max_concurrency: '{{ vars.max_concurrency }}'
+streams:
+  projects: { path: /projects.json, records: projects }
+  items:
+    for_each: projects
+    concurrency: 4
+    path: /projects/{{ record.id }}/members.json
+    records: members
+payload:
+  template: application
+  application: '{ "name": "T", "application_type": "T" }'
+  local_users: { stream: items, map: '{ "name": name }' }
+`;
+  const projects = Array.from({ length: 6 }, (_, i) => ({ id: i + 1 }));
+
+  it('caps the requests in flight at the value the config gives', async () => {
+    let inFlight = 0;
+    let most = 0;
+    source = await serve(async (req) => {
+      if (req.path === '/projects.json') return { json: { projects } };
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      // Each answer takes a while, so that uncapped requests would overlap.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight -= 1;
+      return { json: { members: [{ name: req.path }] } };
+    });
+    const records = await readAll(fanOut, 'items', { url: source.url, max_concurrency: 1 });
+    expect(records).toHaveLength(projects.length);
+    expect(most).toBe(1);
+  });
+
+  it('fails naming the path and line when the value is not a whole number of at least 1', async () => {
+    source = await serve(() => ({ json: { projects } }));
+    await expect(readAll(fanOut, 'items', { url: source.url, max_concurrency: 0 })).rejects.toMatchObject({
+      code: 'REST_MAPPING_FAILED',
+      message: expect.stringMatching(
+        /test\.yaml:9:\d+: source\.rate_limit\.max_concurrency: must be a whole number of at least 1, not 0/,
+      ),
+    });
+  });
+});
+
 describe('requests', () => {
   it('carry the source headers, the stream headers over them, and accept JSON by default', async () => {
     source = await serve(() => ({ json: [{ name: 'a' }] }));

@@ -16,7 +16,7 @@ export interface RateLimitOptions {
 
 export class RateLimit {
   private readonly interval: number;
-  private readonly max: number;
+  private max: number;
   private readonly now: () => number;
   private readonly wait: (ms: number, signal: AbortSignal) => Promise<void>;
   /** When the next request may start. */
@@ -29,6 +29,11 @@ export class RateLimit {
     this.max = options.maxConcurrency ?? Infinity;
     this.now = options.now ?? (() => performance.now());
     this.wait = options.wait ?? ((ms, signal) => sleep(ms, undefined, { signal }));
+  }
+
+  /** Sets the most requests in flight (before the first request). */
+  setMaxConcurrency(max: number): void {
+    this.max = max;
   }
 
   /** Runs `task` when the limit allows: a slot free, and its start time come. */

@@ -8,6 +8,7 @@
 import { OaaError, type ConnectorLogger, type SourceHttp, type SourceRequestInit } from '@oaakit/core';
 import { REST_ERROR_CODES, type RestErrorCode } from '../errors.js';
 import type { CompiledManifest } from '../manifest/compile.js';
+import { formatProblem } from '../manifest/source-map.js';
 import { textOf, type Bindings, type Template, type TemplateInput } from './expressions.js';
 import { RateLimit } from './rate-limit.js';
 
@@ -61,6 +62,7 @@ export class Requester {
   private baseUrl: Promise<string> | undefined;
   private staticHeaders: Promise<Record<string, string>> | undefined;
   private token: Promise<Token> | undefined;
+  private concurrency: Promise<void> | undefined;
   /** Requests made; `oaa manifest try` and the benchmark report them. */
   requests = 0;
 
@@ -70,7 +72,32 @@ export class Requester {
     private readonly bindings: Bindings,
   ) {
     const { requestsPerSecond, maxConcurrency } = manifest.source;
-    this.limit = new RateLimit({ requestsPerSecond, maxConcurrency });
+    this.limit = new RateLimit({
+      requestsPerSecond,
+      maxConcurrency: typeof maxConcurrency === 'number' ? maxConcurrency : undefined,
+    });
+  }
+
+  /** A `max_concurrency` written as a template, evaluated once: a whole number of at least 1. */
+  private concurrencyReady(): Promise<void> {
+    return (this.concurrency ??= (async () => {
+      const max = this.manifest.source.maxConcurrency;
+      if (typeof max !== 'object') return;
+      const value = await max.value(this.input(), this.bindings, () => 'source.rate_limit.max_concurrency');
+      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+        const problem = this.manifest.file.problem(
+          ['source', 'rate_limit', 'max_concurrency'],
+          `must be a whole number of at least 1, not ${JSON.stringify(value) ?? 'nothing'}`,
+        );
+        throw new OaaError<RestErrorCode>(formatProblem(this.manifest.file.name, problem), {
+          code: REST_ERROR_CODES.REST_MAPPING_FAILED,
+          details: { manifest: this.manifest.file.name, path: problem.path, line: problem.line },
+          hints: ['set the var it names to a whole number, e.g. 4'],
+        });
+      }
+      this.limit.setMaxConcurrency(n);
+    })());
   }
 
   private input(): TemplateInput {
@@ -242,6 +269,7 @@ export class Requester {
     if (spec.body !== undefined) init.body = spec.body;
     if (source.timeoutMs !== undefined) init.timeoutMs = source.timeoutMs;
     if (source.retries !== undefined) init.retries = source.retries;
+    await this.concurrencyReady();
     return this.limit.run(signal, async () => {
       this.requests += 1;
       const response = await this.ctx.http.request(spec.url, init);

@@ -37,7 +37,8 @@ export interface CompiledSource {
   headers: [string, Template][];
   auth: CompiledAuth;
   requestsPerSecond?: number | undefined;
-  maxConcurrency?: number | undefined;
+  /** A number, or a template evaluated once over the vars when the first request is made. */
+  maxConcurrency?: number | Template | undefined;
   timeoutMs?: number | undefined;
   retries?: number | undefined;
 }
@@ -275,7 +276,10 @@ class Compiler {
       headers: this.params(['source', 'headers'], s.headers, {}),
       auth: this.auth(['source', 'auth'], s.auth),
       requestsPerSecond: s.rate_limit?.requests_per_second,
-      maxConcurrency: s.rate_limit?.max_concurrency,
+      maxConcurrency:
+        typeof s.rate_limit?.max_concurrency === 'string'
+          ? this.template(['source', 'rate_limit', 'max_concurrency'], s.rate_limit.max_concurrency, {})
+          : s.rate_limit?.max_concurrency,
       timeoutMs: s.timeout_ms,
       retries: s.retries,
     };

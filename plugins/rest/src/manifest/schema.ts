@@ -110,10 +110,12 @@ const sourceSchema = z
           .optional()
           .meta({ description: 'the most requests started per second' }),
         max_concurrency: z
-          .int()
-          .min(1)
+          .union([z.int().min(1), z.string()])
           .optional()
-          .meta({ description: 'the most requests in flight at once, across all streams' }),
+          .meta({
+            description:
+              'the most requests in flight at once, across all streams: a number, or a template such as {{ vars.max_concurrency }} (a server of one process answers one request at a time)',
+          }),
       })
       .optional()
       .meta({ description: 'how hard the source may be asked' }),

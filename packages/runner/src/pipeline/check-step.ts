@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { connectorForConfig } from '../plugins/for-config.js';
 import { silentLogger } from '../logger.js';
+import { scrubbingLogger } from './scrubbing-logger.js';
 import type { StateStore } from '../state/state-store.js';
 import { createConnectorContext, createConnectorState } from './connector-context.js';
 import { abortedRun, parseConnectorConfig } from './extract-step.js';
@@ -70,7 +71,10 @@ export async function checkConnector(options: CheckConnectorOptions): Promise<Ch
   }
   const signal = options.signal ?? new AbortController().signal;
   const saved = (await options.state?.read(connectorId))?.connectorState ?? {};
-  const logger = (options.logger ?? silentLogger()).child({ connector: connectorId });
+  const logger = scrubbingLogger(
+    (options.logger ?? silentLogger()).child({ connector: connectorId }),
+    Object.values(options.secrets ?? {}),
+  );
   const ctx = createConnectorContext({
     config,
     secrets: options.secrets ?? {},

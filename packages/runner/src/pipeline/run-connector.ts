@@ -10,6 +10,7 @@ import type { JsonObject } from '@oaakit/core';
 import { RUNNER_ERROR_CODES } from '../codes.js';
 import { connectorForConfig } from '../plugins/for-config.js';
 import { silentLogger } from '../logger.js';
+import { scrubbingLogger } from './scrubbing-logger.js';
 import type { HeldLock } from '../state/lock.js';
 import type { StoredState } from '../state/stored-state.js';
 import { createConnectorState } from './connector-context.js';
@@ -139,7 +140,11 @@ export async function runConnector(options: RunConnectorOptions): Promise<RunRes
   const scope: RunScope = {
     options: source.fetch === undefined ? bound : { ...bound, sourceFetch: source.fetch },
     connectorId,
-    logger: (options.logger ?? silentLogger()).child({ connector: connectorId }),
+    // Redaction by key is the logger's; the run's secret values are also taken out of any text.
+    logger: scrubbingLogger(
+      (options.logger ?? silentLogger()).child({ connector: connectorId }),
+      Object.values(options.secrets ?? {}),
+    ),
     signal,
     emit: (event) => options.onProgress?.({ connectorId, ...event }),
     started: new Date(),

@@ -60,7 +60,7 @@ describe('manifest problems', () => {
     );
     expect(problems(text)).toEqual([
       '10:15 source.timeout_ms: must be a number, not the string "soon"',
-      '16:5 streams.projects.paging: unknown field; allowed here: path, method, params, headers, body, partitions, for_each, concurrency, pagination, records, drop, fields, cache, max_pages',
+      '16:5 streams.projects.paging: unknown field; allowed here: path, method, params, headers, body, partitions, for_each, concurrency, pagination, records, drop, ignore_field_case, fields, cache, max_pages',
     ]);
     // `size` is a field of page pagination, not of offset.
     const offset = GOOD.replace('limit: 100,', 'limit: 100, size: 3,');

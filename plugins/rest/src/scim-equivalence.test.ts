@@ -17,6 +17,7 @@ import {
   type ScimServer,
   type SeedResource,
 } from './private-test-helpers/scim.js';
+import { serve } from './private-test-helpers/source.js';
 
 const TOKEN = 'scim-equivalence-token-3f9a';
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
@@ -142,7 +143,90 @@ function tricky(): { users: SeedResource[]; groups: SeedResource[] } {
   return { users, groups };
 }
 
+/**
+ * A directory as some SCIM services write it, served by a plain HTTP server (SCIMMY rewrites
+ * attribute names to the schema's spelling): attribute names in other cases, and groups nested in
+ * a cycle (Ops in Eng in Ops).
+ */
+function oddlySpelled(): { users: object[]; groups: object[] } {
+  const users = [
+    {
+      ID: 'u-ivy',
+      UserName: 'ivy',
+      Active: true,
+      Emails: [{ Value: 'ivy@example.com', Primary: true }],
+      ROLES: [{ VALUE: 'Admin' }],
+      Meta: { Created: '2024-01-02T03:04:05Z' },
+    },
+    { id: 'u-jon', userName: 'jon', active: 'False', entitlements: [{ value: 'deploy' }] },
+  ];
+  const groups = [
+    { id: 'g-ops', DisplayName: 'Ops', Members: [{ Value: 'u-ivy', Type: 'User' }, { value: 'g-eng' }] },
+    { id: 'g-eng', displayName: 'Eng', members: [{ value: 'g-ops', type: 'Group' }, { value: 'u-jon' }] },
+    { id: 'g-all', displayName: 'All', members: [{ value: 'g-eng', type: 'Group' }] },
+  ];
+  return { users, groups };
+}
+
 describe('the scim manifest builds the payload scim-app builds', () => {
+  it('on attribute names in other cases and groups nested in a cycle, leaving out the same membership', async () => {
+    const { users, groups } = oddlySpelled();
+    const source = await serve((req) => {
+      if (req.headers['authorization'] !== `Bearer ${TOKEN}`) return { status: 401, json: {} };
+      const all = req.path.endsWith('/Users') ? users : req.path.endsWith('/Groups') ? groups : undefined;
+      if (all === undefined) return { status: 404, json: {} };
+      const start = Number(req.query['startIndex'] ?? '1');
+      const count = Number(req.query['count'] ?? '100');
+      const page = all.slice(start - 1, start - 1 + count);
+      return {
+        json: {
+          schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'],
+          totalResults: all.length,
+          startIndex: start,
+          itemsPerPage: page.length,
+          Resources: page,
+        },
+      };
+    });
+    try {
+      const baseUrl = `${source.url}/scim/v2`;
+      const hand = await dryRun(
+        scimApp,
+        {
+          baseUrl,
+          applicationName: 'Wiki',
+          applicationType: 'WikiApp',
+          auth: { type: 'bearer' },
+          pageSize: 2,
+        },
+        { credential: TOKEN },
+      );
+      const manifest = await dryRun(
+        restConnector,
+        {
+          manifest: 'scim',
+          vars: { url: baseUrl, application_name: 'Wiki', application_type: 'WikiApp', page_size: 2 },
+        },
+        { token: TOKEN },
+      );
+      expect(canonical(manifest.payload)).toEqual(canonical(hand.payload));
+      expect(manifest.result.digest).toBe(hand.result.digest);
+      // The attributes were read whatever their case.
+      const [app] = manifest.payload['applications'] as { local_users: Record<string, unknown>[] }[];
+      expect(app!.local_users.find((u) => u['name'] === 'ivy')).toMatchObject({
+        identities: ['ivy@example.com'],
+        is_active: true,
+      });
+      // Both report the membership they left out.
+      const cycle = (r: { connectorWarnings: { message: string }[] }) =>
+        r.connectorWarnings.filter((w) => /cycle/.test(w.message));
+      expect(cycle(hand.result)).toHaveLength(1);
+      expect(cycle(manifest.result)).toHaveLength(1);
+    } finally {
+      await source.close();
+    }
+  });
+
   it("on scim-app's own directory, in pages of 2", async () => {
     const { users, groups } = directory();
     const { hand, manifest } = await both(users, groups, 2);

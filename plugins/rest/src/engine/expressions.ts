@@ -33,6 +33,8 @@ export interface References {
   heads: Set<string>;
   /** Whether it reads `$key` (an index value evaluated per key). */
   keyed: boolean;
+  /** Every field name it reads (`userName` of `$text(userName)`). */
+  names: Set<string>;
 }
 
 function walk(node: unknown, visit: (n: Ast) => void): void {
@@ -47,8 +49,9 @@ function walk(node: unknown, visit: (n: Ast) => void): void {
 }
 
 function references(ast: jsonata.ExprNode, templateInput: boolean): References {
-  const out: References = { indexes: [], vars: [], heads: new Set(), keyed: false };
+  const out: References = { indexes: [], vars: [], heads: new Set(), keyed: false, names: new Set() };
   walk(ast, (n) => {
+    if (n.type === 'name' && typeof n.value === 'string') out.names.add(n.value);
     if (n.type === 'function' && n.procedure?.type === 'variable' && n.procedure.value === 'index') {
       const first = n.arguments?.[0];
       if (first?.type === 'string' && typeof first.value === 'string')

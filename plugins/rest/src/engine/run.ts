@@ -388,6 +388,88 @@ export class ManifestRun {
     }
   }
 
+  /**
+   * Groups whose `groups` (the groups they are members of) close no cycle. A source may nest groups
+   * in a cycle (SCIM does not forbid it), which no payload may hold: each membership that would
+   * close one is left out and reported, as a depth-first walk from each group in the order read
+   * meets it. References are matched as the service matches them: by key, unique_id or name,
+   * without regard to case.
+   */
+  private async *acyclicGroups(
+    kind: string,
+    sources: readonly CompiledEntitySource[],
+  ): AsyncGenerator<Entity, void, undefined> {
+    const list: Entity[] = [];
+    for await (const group of this.entities(kind, sources)) list.push(group);
+    const index = new Map<string, number>();
+    const name = (v: unknown): string | undefined =>
+      typeof v === 'string' && v !== '' ? v.toLowerCase() : typeof v === 'number' ? String(v) : undefined;
+    list.forEach((g, i) => {
+      const k = keyOf(g);
+      if (k !== undefined && !index.has(k)) index.set(k, i);
+    });
+    list.forEach((g, i) => {
+      for (const field of ['unique_id', 'name']) {
+        const k = name(g[field]);
+        if (k !== undefined && !index.has(k)) index.set(k, i);
+      }
+    });
+    const parentsOf = (i: number): { ref: unknown; at: number }[] => {
+      const refs = list[i]!['groups'];
+      if (!Array.isArray(refs)) return [];
+      return (refs as unknown[]).flatMap((ref) => {
+        const k = name(ref);
+        const at = k === undefined ? undefined : index.get(k);
+        return at === undefined ? [] : [{ ref, at }];
+      });
+    };
+    const done = new Set<number>();
+    const active = new Set<number>();
+    const dropped: { child: number; ref: unknown }[] = [];
+    // Iterative: nesting can be deeper than the call stack.
+    for (let root = 0; root < list.length; root++) {
+      if (done.has(root)) continue;
+      const stack = [{ at: root, next: parentsOf(root) }];
+      active.add(root);
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1]!;
+        const parent = top.next.shift();
+        if (parent === undefined) {
+          stack.pop();
+          active.delete(top.at);
+          done.add(top.at);
+          continue;
+        }
+        if (active.has(parent.at)) dropped.push({ child: top.at, ref: parent.ref });
+        else if (!done.has(parent.at)) {
+          active.add(parent.at);
+          stack.push({ at: parent.at, next: parentsOf(parent.at) });
+        }
+      }
+    }
+    if (dropped.length > 0) {
+      for (const { child, ref } of dropped) {
+        const g = list[child]!;
+        g['groups'] = (g['groups'] as unknown[]).filter((r) => r !== ref);
+      }
+      this.ctx.logger.warn(
+        {
+          count: dropped.length,
+          sample: dropped.slice(0, 5).map(({ child, ref }) => [list[child]!['name'], ref]),
+        },
+        `${kind.replace('_', ' ')} nest in a cycle; the memberships that close it were left out`,
+      );
+    }
+    yield* list;
+  }
+
+  /** Whether a kind's entities are groups that may nest (`groups` naming other groups of the kind). */
+  private nests(kind: string): boolean {
+    return (
+      kind === 'local_groups' || (kind === 'groups' && this.manifest.payload.template === 'identity_provider')
+    );
+  }
+
   /** A collection read anew each time it is iterated. */
   private collection(make: () => AsyncGenerator<Entity, void, undefined>): AsyncIterable<Entity> {
     return { [Symbol.asyncIterator]: make };
@@ -401,6 +483,7 @@ export class ManifestRun {
     if (kind === 'grants' && this.manifest.payload.mergeGrants)
       return this.collection(() => this.mergedGrants(sources));
     if (kind === 'resources') return this.collection(() => this.resourceList());
+    if (this.nests(kind)) return this.collection(() => this.acyclicGroups(kind, sources));
     return this.collection(() => this.entities(kind, sources));
   }
 

@@ -116,6 +116,31 @@ function count(value: unknown): number | undefined {
   return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
 }
 
+/**
+ * Renames, in place and at every depth, each field whose name is one the manifest reads, written
+ * in another case, to the manifest's spelling. A field already spelled so is kept, and others of
+ * that name in other cases are left as they are (the first met is the one read, as SCIM readers do).
+ */
+function spellAsManifest(value: unknown, names: ReadonlyMap<string, string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) spellAsManifest(item, names);
+    return;
+  }
+  if (typeof value !== 'object' || value === null) return;
+  const object = value as Record<string, unknown>;
+  for (const key of Object.keys(object)) {
+    const spelled = names.get(key.toLowerCase());
+    let at = key;
+    if (spelled !== undefined && spelled !== key && !Object.prototype.hasOwnProperty.call(object, spelled)) {
+      object[spelled] = object[key];
+      delete object[key];
+      at = spelled;
+    }
+    const inner = object[at];
+    if (typeof inner === 'object' && inner !== null) spellAsManifest(inner, names);
+  }
+}
+
 function dropFields(record: unknown, paths: readonly string[][]): void {
   for (const path of paths) {
     let at: unknown = record;
@@ -287,6 +312,7 @@ export class StreamReader {
         stream.records === undefined
           ? asList(answer.body)
           : await stream.records.list(answer.body, bindings, at('records'));
+      if (stream.ignoreFieldCase) for (const r of records) spellAsManifest(r, this.manifest.fieldNames);
       if (stream.drop.length > 0) for (const r of records) dropFields(r, stream.drop);
       if (stream.fields.length > 0) {
         // As in a mapping: $record is the record, $parent the for_each record it was read for.

@@ -81,6 +81,8 @@ export interface CompiledStream {
   pagination: CompiledPagination;
   records?: Expression | undefined;
   drop: string[][];
+  /** Whether field names are read without regard to case (see `CompiledManifest.fieldNames`). */
+  ignoreFieldCase: boolean;
   /** Fields added to each record as it is read (after `drop`), in the order written. */
   fields: [string, Expression][];
   cache: boolean;
@@ -124,6 +126,11 @@ export interface CompiledManifest {
   payload: CompiledPayload;
   /** The stream `oaa run --check` reads the first page of. */
   checkStream: string;
+  /**
+   * Every field name the manifest reads (in expressions, `drop` and `fields`), by its lower case:
+   * a stream with `ignore_field_case` renames a record's fields to these spellings.
+   */
+  fieldNames: Map<string, string>;
 }
 
 /** The header of each template, as the manifest names it. */
@@ -367,6 +374,7 @@ class Compiler {
       records:
         spec.records === undefined ? undefined : this.expression([...path, 'records'], spec.records, {}),
       drop: (spec.drop ?? []).map((d) => d.split('.')),
+      ignoreFieldCase: spec.ignore_field_case,
       fields: Object.entries(spec.fields ?? {}).flatMap(([field, source]) => {
         const e = this.expression([...path, 'fields', field], source, { mapping: true });
         return e === undefined ? [] : [[field, e] as [string, Expression]];
@@ -509,6 +517,21 @@ class Compiler {
     }
   }
 
+  /** Every field name the manifest reads, by its lower case (the first spelling met). */
+  fieldNames(streams: Map<string, CompiledStream>): Map<string, string> {
+    const out = new Map<string, string>();
+    const add = (name: string): void => {
+      const lower = name.toLowerCase();
+      if (!out.has(lower)) out.set(lower, name);
+    };
+    for (const { expression } of this.all) for (const name of expression.refs.names) add(name);
+    for (const stream of streams.values()) {
+      for (const path of stream.drop) path.forEach(add);
+      for (const [field] of stream.fields) add(field);
+    }
+    return out;
+  }
+
   checkStream(streams: Map<string, CompiledStream>): string {
     const asked = this.m.check?.stream;
     if (asked !== undefined) {
@@ -561,8 +584,9 @@ export function compileManifest(
   const payload = c.payload();
   const checkStream = c.checkStream(streams);
   c.references();
+  const fieldNames = c.fieldNames(streams);
   return {
-    compiled: { file, manifest, source, streams, indexes, payload, checkStream },
+    compiled: { file, manifest, source, streams, indexes, payload, checkStream, fieldNames },
     problems: c.problems,
   };
 }

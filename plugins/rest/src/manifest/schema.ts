@@ -258,6 +258,10 @@ const streamSchema = z
         description:
           'fields removed from every record as soon as it is read (dotted paths, e.g. api_key): never mapped, shown by oaa manifest try, or kept',
       }),
+    ignore_field_case: z.boolean().default(false).meta({
+      description:
+        "read the records' field names without regard to case, as SCIM's attribute names are (RFC 7643 2.1): a field spelled otherwise than the manifest spells it is read under the manifest's spelling",
+    }),
     fields: z
       .record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), expression('a field added to each record'))
       .optional()

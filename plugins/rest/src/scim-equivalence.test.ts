@@ -145,8 +145,8 @@ function tricky(): { users: SeedResource[]; groups: SeedResource[] } {
 
 /**
  * A directory as some SCIM services write it, served by a plain HTTP server (SCIMMY rewrites
- * attribute names to the schema's spelling): attribute names in other cases, and groups nested in
- * a cycle (Ops in Eng in Ops).
+ * attribute names to the schema's spelling): attribute names in other cases, groups nested in a
+ * cycle (Ops in Eng in Ops), and a member that names no user.
  */
 function oddlySpelled(): { users: object[]; groups: object[] } {
   const users = [
@@ -162,14 +162,18 @@ function oddlySpelled(): { users: object[]; groups: object[] } {
   ];
   const groups = [
     { id: 'g-ops', DisplayName: 'Ops', Members: [{ Value: 'u-ivy', Type: 'User' }, { value: 'g-eng' }] },
-    { id: 'g-eng', displayName: 'Eng', members: [{ value: 'g-ops', type: 'Group' }, { value: 'u-jon' }] },
+    {
+      id: 'g-eng',
+      displayName: 'Eng',
+      members: [{ value: 'g-ops', type: 'Group' }, { value: 'u-jon' }, { value: 'u-ghost', type: 'User' }],
+    },
     { id: 'g-all', displayName: 'All', members: [{ value: 'g-eng', type: 'Group' }] },
   ];
   return { users, groups };
 }
 
 describe('the scim manifest builds the payload scim-app builds', () => {
-  it('on attribute names in other cases and groups nested in a cycle, leaving out the same membership', async () => {
+  it('on attribute names in other cases and groups nested in a cycle, leaving out the same membership and reporting the same findings', async () => {
     const { users, groups } = oddlySpelled();
     const source = await serve((req) => {
       if (req.headers['authorization'] !== `Bearer ${TOKEN}`) return { status: 401, json: {} };
@@ -222,6 +226,11 @@ describe('the scim manifest builds the payload scim-app builds', () => {
         r.connectorWarnings.filter((w) => /cycle/.test(w.message));
       expect(cycle(hand.result)).toHaveLength(1);
       expect(cycle(manifest.result)).toHaveLength(1);
+      // And the member that names no one.
+      const ghost = (r: { connectorWarnings: { message: string; details?: Record<string, unknown> }[] }) =>
+        r.connectorWarnings.filter((w) => /name no user or group/.test(w.message)).map((w) => w.details);
+      expect(ghost(hand.result)).toEqual([{ count: 1, sample: [{ group: 'g-eng', member: 'u-ghost' }] }]);
+      expect(ghost(manifest.result)).toEqual([{ count: 1, sample: ['u-ghost'] }]);
     } finally {
       await source.close();
     }

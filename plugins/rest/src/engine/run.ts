@@ -215,6 +215,7 @@ export class ManifestRun {
           if (admit(entity)) yield entity;
         continue;
       }
+      const found = source.warn === undefined ? undefined : { count: 0, sample: [] as unknown[] };
       for await (const page of this.streams.pages(source.stream)) {
         const bindings = this.pageBindings(page);
         for (const record of page.records) {
@@ -224,9 +225,19 @@ export class ManifestRun {
             value === LATER
               ? await this.mapped(source, record, bindings)
               : this.entitiesOf(source, value, record);
+          if (found !== undefined) {
+            const values = source.warn!.values;
+            let list = values.listNow(record, bindings);
+            if (list === LATER)
+              list = await values.list(record, bindings, () => `the warning of ${source.kind}`);
+            found.count += list.length;
+            for (const v of list) if (found.sample.length < 5) found.sample.push(v);
+          }
           for (const entity of entities) if (admit(entity)) yield entity;
         }
       }
+      if (found !== undefined && found.count > 0)
+        this.ctx.logger.warn({ count: found.count, sample: found.sample }, source.warn!.message);
     }
     void kind;
   }

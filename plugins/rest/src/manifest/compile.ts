@@ -105,6 +105,8 @@ export interface CompiledEntitySource {
   map: Expression;
   distinct: boolean;
   parent?: Expression | undefined;
+  /** A finding reported once for the source: the values each record gives, and the message. */
+  warn?: { values: Expression; message: string } | undefined;
 }
 
 export interface CompiledPayload {
@@ -447,8 +449,16 @@ class Compiler {
         const map = this.expression([...path, 'map'], spec.map, scope);
         const parent =
           spec.parent === undefined ? undefined : this.expression([...path, 'parent'], spec.parent, scope);
+        const warnValues =
+          spec.warn === undefined
+            ? undefined
+            : this.expression([...path, 'warn', 'values'], spec.warn.values, scope);
+        const warn =
+          spec.warn === undefined || warnValues === undefined
+            ? undefined
+            : { values: warnValues, message: spec.warn.message };
         if (map !== undefined)
-          sources.push({ kind, path, stream: spec.stream, map, distinct: spec.distinct, parent });
+          sources.push({ kind, path, stream: spec.stream, map, distinct: spec.distinct, parent, warn });
       });
       kinds.set(kind, sources);
     }

@@ -337,6 +337,16 @@ function entitySource(extra: Record<string, z.ZodType> = {}) {
         description:
           'drop an entity whose key (id, else unique_id, else name, compared without case) this kind already has: for entities many records name, e.g. roles named by users',
       }),
+      warn: z
+        .strictObject({
+          values: expression('what of each record to report, e.g. the members that name no one'),
+          message: z.string().min(1).meta({ description: 'the warning, once for all the values found' }),
+        })
+        .optional()
+        .meta({
+          description:
+            "a finding to report: values is a JSONata expression over each record mapped (a list, or nothing); when any record gives values, one warning with message, their count and the first five goes into the run's log and result",
+        }),
       ...extra,
     })
     .meta({ description: 'where entities of this kind come from' });
@@ -521,6 +531,7 @@ export interface EntitySourceSpec {
   map: string;
   distinct: boolean;
   parent?: string | undefined;
+  warn?: { values: string; message: string } | undefined;
 }
 
 /** The entity kinds of each template, as the manifest names them, and their payload fields. */

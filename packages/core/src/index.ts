@@ -201,6 +201,7 @@ export {
 export { ResourceBuilder, type ResourceInput } from './builders/resource.js';
 export { IdentityProviderPayloadBuilder, type IdpPropertyKind } from './builders/identity-provider.js';
 export { HrisPayloadBuilder } from './builders/hris.js';
+export { orderGroups, withoutEdges, type GroupOrder } from './builders/group-nesting.js';
 
 // Streaming serialization
 export { jsonChunks, type JsonChunksOptions } from './serialize/json-chunks.js';

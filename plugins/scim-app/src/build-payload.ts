@@ -5,12 +5,13 @@
 import {
   ApplicationPayloadBuilder,
   isRfc3339,
+  orderGroups,
+  withoutEdges,
   type ApplicationPayload,
   type ConnectorLogger,
   type LocalUser,
   type PermissionType,
 } from '@oaakit/core';
-import { orderGroups, withoutEdges } from './group-order.js';
 import { referenceNames, resolveMembership } from './membership.js';
 import type { ScimGroup, ScimUser } from './scim-resources.js';
 

@@ -7,6 +7,7 @@
 import {
   isRfc3339,
   OaaError,
+  orderGroups,
   type ConnectorLogger,
   type ProgressReporter,
   type SourceHttp,
@@ -425,48 +426,33 @@ export class ManifestRun {
         if (k !== undefined && !index.has(k)) index.set(k, i);
       }
     });
-    const parentsOf = (i: number): { ref: unknown; at: number }[] => {
-      const refs = list[i]!['groups'];
-      if (!Array.isArray(refs)) return [];
-      return (refs as unknown[]).flatMap((ref) => {
-        const k = name(ref);
-        const at = k === undefined ? undefined : index.get(k);
-        return at === undefined ? [] : [{ ref, at }];
-      });
+    // Each group's parents, as indexes into the list, in the order its `groups` names them.
+    const parents = new Map<string, Set<string>>();
+    const refsOf = (g: Entity): unknown[] => (Array.isArray(g['groups']) ? (g['groups'] as unknown[]) : []);
+    const target = (ref: unknown): string | undefined => {
+      const k = name(ref);
+      const at = k === undefined ? undefined : index.get(k);
+      return at === undefined ? undefined : String(at);
     };
-    const done = new Set<number>();
-    const active = new Set<number>();
-    const dropped: { child: number; ref: unknown }[] = [];
-    // Iterative: nesting can be deeper than the call stack.
-    for (let root = 0; root < list.length; root++) {
-      if (done.has(root)) continue;
-      const stack = [{ at: root, next: parentsOf(root) }];
-      active.add(root);
-      while (stack.length > 0) {
-        const top = stack[stack.length - 1]!;
-        const parent = top.next.shift();
-        if (parent === undefined) {
-          stack.pop();
-          active.delete(top.at);
-          done.add(top.at);
-          continue;
-        }
-        if (active.has(parent.at)) dropped.push({ child: top.at, ref: parent.ref });
-        else if (!done.has(parent.at)) {
-          active.add(parent.at);
-          stack.push({ at: parent.at, next: parentsOf(parent.at) });
-        }
-      }
-    }
-    if (dropped.length > 0) {
-      for (const { child, ref } of dropped) {
-        const g = list[child]!;
-        g['groups'] = (g['groups'] as unknown[]).filter((r) => r !== ref);
+    list.forEach((g, i) => {
+      const found = refsOf(g).flatMap((ref) => target(ref) ?? []);
+      if (found.length > 0) parents.set(String(i), new Set(found));
+    });
+    const { droppedEdges } = orderGroups(
+      list.map((_, i) => String(i)),
+      parents,
+    );
+    if (droppedEdges.length > 0) {
+      for (const [child, parent] of droppedEdges) {
+        const g = list[Number(child)]!;
+        g['groups'] = refsOf(g).filter((ref) => target(ref) !== parent);
       }
       this.ctx.logger.warn(
         {
-          count: dropped.length,
-          sample: dropped.slice(0, 5).map(({ child, ref }) => [list[child]!['name'], ref]),
+          count: droppedEdges.length,
+          sample: droppedEdges
+            .slice(0, 5)
+            .map(([child, parent]) => [list[Number(child)]!['name'], list[Number(parent)]!['name']]),
         },
         `${kind.replace('_', ' ')} nest in a cycle; the memberships that close it were left out`,
       );

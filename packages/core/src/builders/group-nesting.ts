@@ -1,7 +1,8 @@
 /**
- * Orders groups so that every parent comes before its children, as the payload builder requires
- * (a local group's `groups` must already exist). SCIM does not forbid membership cycles; an edge
- * that would close one is dropped and reported.
+ * Orders groups so that every parent comes before its children, as the payload builders require
+ * (a local group's `groups` must already exist), and finds the memberships that would nest groups
+ * in a cycle, which no payload may hold. Sources do not all forbid cycles (SCIM does not): a
+ * connector leaves those memberships out and reports them.
  */
 
 /** The order, and the `[child, parent]` edges left out because they closed a cycle. */
@@ -12,7 +13,13 @@ export interface GroupOrder {
 
 /**
  * `ids` ordered parents first (otherwise in their given order); `parents` maps a group id to the ids
- * of the groups it is a member of. Parents not in `ids` are ignored.
+ * of the groups it is a member of. Parents not in `ids` are ignored. An edge is dropped when a
+ * depth-first walk from each group in turn, following parents in their given order, meets it
+ * closing a cycle.
+ *
+ * @example
+ * const { order, droppedEdges } = orderGroups(['a', 'b'], new Map([['a', new Set(['b'])], ['b', new Set(['a'])]]));
+ * // order ['b', 'a'], droppedEdges [['b', 'a']]
  */
 export function orderGroups(
   ids: readonly string[],

@@ -4,6 +4,7 @@ import type { EmulatorClock } from './clock.js';
 import type { SignInLimits } from './console/auth/sign-in-limits.js';
 import type { Db } from './db/schema.js';
 import type { FaultStore } from './faults.js';
+import type { EmulatorLimits } from './limits.js';
 import type { EmulatorLogger } from './logger.js';
 import type { SmtpOptions } from './mail/send-mail.js';
 
@@ -15,6 +16,8 @@ export interface EmulatorContext {
   calls: CallLog;
   /** Inactivity after which a multipart upload session expires, in milliseconds. */
   uploadSessionTtlMs: number;
+  /** Caps on open uploads, faults, API keys, console sessions and events (`limits.ts`). */
+  limits: EmulatorLimits;
   /** The SMTP server mail goes to (`smtp` option / `--smtp URL`); undefined: mail cannot be sent. */
   smtp: SmtpOptions | undefined;
   /** Evaluates event subscriptions (on its timer, and when the clock is moved). */

@@ -42,6 +42,11 @@ export class FaultStore {
     return fault;
   }
 
+  /** How many faults are registered. */
+  get size(): number {
+    return this.faults.length;
+  }
+
   list(): Fault[] {
     return this.faults.map((f) => ({ ...f.fault }));
   }

@@ -1,6 +1,7 @@
 // @oaakit/emulator: a local implementation of the service interface (fastify + SQLite).
 
 export { startEmulator, type RunningEmulator, type StartEmulatorOptions } from './server.js';
+export { DEFAULT_LIMITS, type EmulatorLimits } from './limits.js';
 export { EmulatorClock, type EmulatorClockOptions } from './clock.js';
 export { type EmulatorLogger } from './logger.js';
 export { ROLES, type Role, type SeedKey, type ApiKeyRecord } from './auth/api-keys.js';

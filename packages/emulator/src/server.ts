@@ -8,7 +8,9 @@ import type { EmulatorContext } from './context.js';
 import { SignInLimits } from './console/auth/sign-in-limits.js';
 import { closeWorkerConnection } from './db/worker-connection.js';
 import { openDatabase } from './db/schema.js';
+import { setMaxEvents } from './store/events.js';
 import { FaultStore } from './faults.js';
+import { resolveLimits, type EmulatorLimits } from './limits.js';
 import type { SmtpOptions } from './mail/send-mail.js';
 import { SubscriptionRunner } from './subscriptions/subscription-runner.js';
 import { silentLogger, type EmulatorLogger } from './logger.js';
@@ -39,6 +41,11 @@ export interface StartEmulatorOptions {
   smtp?: SmtpOptions;
   /** Bound on delivering one subscription alert (SMTP or webhook); default 10 seconds. */
   deliveryTimeoutMs?: number;
+  /**
+   * Caps on open multipart uploads per key, faults, API keys, console sessions per user and stored
+   * events; each one left out keeps its default (`DEFAULT_LIMITS`).
+   */
+  limits?: Partial<EmulatorLimits>;
 }
 
 /** A running emulator. */
@@ -73,6 +80,7 @@ function urlHost(host: string): string {
 export async function startEmulator(options: StartEmulatorOptions = {}): Promise<RunningEmulator> {
   const host = options.host ?? '127.0.0.1';
   const clock = options.clock ?? new EmulatorClock();
+  const limits = resolveLimits(options.limits);
   const db = openDatabase(options.dbPath ?? ':memory:');
   // `subscriptions` is set just below: the runner needs the context it belongs to.
   const ctx = {
@@ -82,12 +90,14 @@ export async function startEmulator(options: StartEmulatorOptions = {}): Promise
     faults: new FaultStore(),
     calls: new CallLog(),
     uploadSessionTtlMs: options.uploadSessionTtlMs ?? DEFAULT_UPLOAD_SESSION_TTL_MS,
+    limits,
     smtp: options.smtp,
     signInLimits: new SignInLimits(),
   } as EmulatorContext;
   const subscriptions = new SubscriptionRunner(ctx, options.deliveryTimeoutMs);
   ctx.subscriptions = subscriptions;
   try {
+    setMaxEvents(db, limits.maxEvents);
     let adminKey: string | undefined;
     for (const seed of options.apiKeys ?? []) {
       const role = seed.role ?? 'admin';

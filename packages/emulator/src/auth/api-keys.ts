@@ -113,12 +113,17 @@ export function deleteKey(db: Db, id: string): boolean {
   return db.prepare('DELETE FROM api_keys WHERE id = ?').run(id).changes > 0;
 }
 
-/** The role of an active key, or undefined when the key is unknown or revoked. */
-export function roleOfKey(db: Db, key: string): Role | undefined {
+/** The id and role of an active key, or undefined when the key is unknown or revoked. */
+export function activeKey(db: Db, key: string): { id: string; role: Role } | undefined {
   const row = db
-    .prepare<[string], { role: string }>(
-      'SELECT role FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
+    .prepare<[string], { id: string; role: string }>(
+      'SELECT id, role FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL',
     )
     .get(hashKey(key));
-  return row && isRole(row.role) ? row.role : undefined;
+  return row && isRole(row.role) ? { id: row.id, role: row.role } : undefined;
+}
+
+/** How many keys are stored, revoked ones included. */
+export function countKeys(db: Db): number {
+  return db.prepare<[], number>('SELECT count(*) FROM api_keys').pluck().get() ?? 0;
 }

@@ -8,13 +8,18 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.js';
 import { ApiError } from '../errors.js';
 import { ACCESS_TOKEN_PREFIX, findAccessToken, type TokenGrant } from '../oauth/tokens.js';
-import { roleOfKey, type Role } from './api-keys.js';
+import { activeKey, type Role } from './api-keys.js';
 import type { RouteAccess } from './route-access.js';
 
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
-/** Who made an authenticated request. */
-export type Principal = { kind: 'key'; role: Role } | { kind: 'token'; grant: TokenGrant };
+/**
+ * Who made an authenticated request. `caller` names it for the caps kept per caller (open multipart
+ * uploads): `api_key:<key id>`, `oauth:<client id>:<user id>` (an app acting for one user), or
+ * `console:<user sub>` (a console session acting as an admin key).
+ */
+export type Principal =
+  { kind: 'key'; role: Role; caller: string } | { kind: 'token'; grant: TokenGrant; caller: string };
 
 const principals = new WeakMap<FastifyRequest, Principal>();
 
@@ -63,19 +68,20 @@ export function authorize(
       // The spec: userinfo without the profile scope is a 401; elsewhere a missing scope is a 403.
       throw new ApiError(tokenOnly ? 'Unauthenticated' : 'PermissionDenied', { message });
     }
-    return { kind: 'token', grant };
+    return { kind: 'token', grant, caller: `oauth:${grant.clientId}:${grant.userId}` };
   }
   if (tokenOnly)
     throw new ApiError('Unauthenticated', {
       message: `${what} needs an OAuth2 access token, not an API key`,
     });
-  const role = roleOfKey(db, secret);
-  if (role === undefined)
+  const key = activeKey(db, secret);
+  if (key === undefined)
     throw new ApiError('Unauthenticated', { message: 'the API key is invalid or revoked' });
+  const { role } = key;
   if (!access.includes(role)) {
     throw new ApiError('PermissionDenied', {
       message: `role ${role} may not call ${what}; allowed: ${access.join(', ')}`,
     });
   }
-  return { kind: 'key', role };
+  return { kind: 'key', role, caller: `api_key:${key.id}` };
 }

@@ -179,6 +179,15 @@ CREATE TABLE IF NOT EXISTS upload_chunks (
   PRIMARY KEY (upload_id, seq)
 );
 
+-- Who started each multipart upload (principal's caller: an API key, an OAuth2 app for a user, a
+-- console user), to cap the uploads one caller holds open. A table of its own, so a file written
+-- before it gains it on open; an upload started by an emulator that did not know it has no row.
+CREATE TABLE IF NOT EXISTS upload_callers (
+  upload_id TEXT PRIMARY KEY REFERENCES upload_sessions(id) ON DELETE CASCADE,
+  caller TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS upload_callers_by_caller ON upload_callers (caller);
+
 CREATE TABLE IF NOT EXISTS configurations (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 -- Console users (console/auth/users.ts) and their sign-in sessions; a session id and a password are

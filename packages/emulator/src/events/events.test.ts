@@ -99,7 +99,8 @@ describe('events recorded for what the emulator does', () => {
 
 describe('GET /api/preview/events', () => {
   const clock = new EmulatorClock({ start: '2026-06-01T00:00:00Z', frozen: true });
-  const h = useEmulator({ clock });
+  // The page test records its 1,001 events by creating as many API keys, past the default cap of keys.
+  const h = useEmulator({ clock, limits: { maxApiKeys: 2000 } });
 
   async function someEvents(): Promise<void> {
     for (let i = 0; i < 3; i++) {

@@ -20,15 +20,34 @@ export function purgeExpiredSessions(db: Db, cutoffMs: number): void {
   db.prepare('DELETE FROM upload_sessions WHERE last_activity_ms < ?').run(cutoffMs);
 }
 
-/** Opens a session for a data source. */
-export function openSession(db: Db, dataSourceId: string, nowMs: number): string {
+/** Opens a session for a data source, started by `caller` (see `Principal`). */
+export function openSession(db: Db, dataSourceId: string, caller: string, nowMs: number): string {
   const id = randomUUID();
-  db.prepare('INSERT INTO upload_sessions (id, data_source_id, last_activity_ms) VALUES (?, ?, ?)').run(
-    id,
-    dataSourceId,
-    nowMs,
-  );
+  db.transaction(() => {
+    db.prepare('INSERT INTO upload_sessions (id, data_source_id, last_activity_ms) VALUES (?, ?, ?)').run(
+      id,
+      dataSourceId,
+      nowMs,
+    );
+    db.prepare('INSERT INTO upload_callers (upload_id, caller) VALUES (?, ?)').run(id, caller);
+  })();
   return id;
+}
+
+/**
+ * How many sessions `caller` started that are neither completed nor deleted (expired ones are
+ * deleted by `purgeExpiredSessions`), on any data source.
+ */
+export function countOpenSessions(db: Db, caller: string): number {
+  return (
+    db
+      .prepare<[string], number>(
+        `SELECT count(*) FROM upload_callers c JOIN upload_sessions s ON s.id = c.upload_id
+         WHERE c.caller = ? AND s.result IS NULL`,
+      )
+      .pluck()
+      .get(caller) ?? 0
+  );
 }
 
 /** The session `id` of the data source, or undefined. */

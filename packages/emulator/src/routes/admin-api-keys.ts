@@ -2,9 +2,12 @@
  * `/_emulator/api_keys` (admin): create a key (answered once, never again), list keys (prefix only),
  * revoke and reinstate a key, delete a key. What the service's administration interface does for API
  * keys; each change records its API_KEY_* event (category SYSTEM, the key as entity id and name).
+ * At most `limits.maxApiKeys` keys are stored, revoked ones included (a revoked key keeps its row
+ * until it is deleted): creating one past it is a 400 saying to delete one.
  */
 import type { FastifyInstance } from 'fastify';
 import {
+  countKeys,
   createKey,
   deleteKey,
   getKey,
@@ -60,9 +63,17 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: EmulatorContext)
     const name = body.name ?? `${role} key`;
     if (typeof name !== 'string' || name.trim() === '') throw badField('name', 'must be a non-empty string');
     if (name.length > 256) throw badField('name', 'must be at most 256 characters');
-    const { record, key } = createKey(ctx.db, { role, name, createdAt: ctx.clock.iso() });
-    recordKeyEvent(ctx, 'API_KEY_CREATED', record);
-    return { value: { ...record, key } };
+    const max = ctx.limits.maxApiKeys;
+    return ctx.db.transaction(() => {
+      if (countKeys(ctx.db) >= max)
+        throw badField(
+          'body',
+          `at most ${max} API keys may be stored, revoked ones included: delete one first (DELETE /_emulator/api_keys/{id})`,
+        );
+      const { record, key } = createKey(ctx.db, { role, name, createdAt: ctx.clock.iso() });
+      recordKeyEvent(ctx, 'API_KEY_CREATED', record);
+      return { value: { ...record, key } };
+    })();
   });
 
   app.get('/_emulator/api_keys', allow(ADMIN), () => ({ values: listKeys(ctx.db) }));

@@ -2,6 +2,9 @@
  * `/_emulator/faults` (admin): make the next N calls matching a method and path pattern fail with a
  * status and code (e.g. 503, or 429 `ResourceExhaused` with `Retry-After`), wait first, or lose
  * their connection. Calls to `/_emulator/...` are never faulted.
+ *
+ * Every API call is matched against the registered faults one by one, so their number is capped
+ * (`limits.maxFaults`), and so are a pattern's and a message's length.
  */
 import type { FastifyInstance } from 'fastify';
 import { allow, ADMIN } from '../auth/route-access.js';
@@ -9,6 +12,11 @@ import type { EmulatorContext } from '../context.js';
 import { badField, invalidArgument, isErrorCode, notFound } from '../errors.js';
 import type { FaultSpec } from '../faults.js';
 import type { Violation } from '@oaakit/core';
+
+/** Longest path pattern, in characters: longer than any path the emulator serves (an id is at most 100). */
+export const MAX_FAULT_PATH_LENGTH = 2048;
+/** Longest error message a fault answers with, in characters. */
+export const MAX_FAULT_MESSAGE_LENGTH = 2048;
 
 const isInt = (v: unknown, min: number, max: number): v is number =>
   typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
@@ -27,9 +35,10 @@ function parseFault(body: unknown): FaultSpec {
     'must be an HTTP method or *',
   );
   check(
-    b.path === undefined || (typeof b.path === 'string' && b.path !== ''),
+    b.path === undefined ||
+      (typeof b.path === 'string' && b.path !== '' && b.path.length <= MAX_FAULT_PATH_LENGTH),
     'path',
-    'must be a path pattern; * matches any characters',
+    `must be a path pattern of at most ${MAX_FAULT_PATH_LENGTH} characters; * matches any characters`,
   );
   check(b.count === undefined || isInt(b.count, 1, 1_000_000), 'count', 'must be an integer from 1');
   check(
@@ -42,7 +51,12 @@ function parseFault(body: unknown): FaultSpec {
     'code',
     'must be a code such as Unavailable, ResourceExhaused, Internal',
   );
-  check(b.message === undefined || typeof b.message === 'string', 'message', 'must be a string');
+  check(
+    b.message === undefined ||
+      (typeof b.message === 'string' && b.message.length <= MAX_FAULT_MESSAGE_LENGTH),
+    'message',
+    `must be a string of at most ${MAX_FAULT_MESSAGE_LENGTH} characters`,
+  );
   check(
     b.retry_after_s === undefined || isInt(b.retry_after_s, 0, 86_400),
     'retry_after_s',
@@ -76,7 +90,16 @@ function parseFault(body: unknown): FaultSpec {
 
 /** Registers the fault injection routes. */
 export function registerFaultRoutes(app: FastifyInstance, ctx: EmulatorContext): void {
-  app.post('/_emulator/faults', allow(ADMIN), (req) => ({ value: ctx.faults.add(parseFault(req.body)) }));
+  app.post('/_emulator/faults', allow(ADMIN), (req) => {
+    const spec = parseFault(req.body);
+    const max = ctx.limits.maxFaults;
+    if (ctx.faults.size >= max)
+      throw badField(
+        'body',
+        `at most ${max} faults may be registered at once: remove one first (DELETE /_emulator/faults/{id}, or DELETE /_emulator/faults for all)`,
+      );
+    return { value: ctx.faults.add(spec) };
+  });
   app.get('/_emulator/faults', allow(ADMIN), () => ({ values: ctx.faults.list() }));
   app.delete('/_emulator/faults', allow(ADMIN), () => {
     ctx.faults.clear();

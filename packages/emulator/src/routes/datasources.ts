@@ -4,6 +4,7 @@
  */
 import { dataSourceCreateSchema } from '@oaakit/core';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { principalOf } from '../auth/authorize.js';
 import { allow, ANY_KEY } from '../auth/route-access.js';
 import type { EmulatorContext } from '../context.js';
 import { badField, notFound } from '../errors.js';
@@ -157,7 +158,8 @@ export function registerDataSourceRoutes(app: FastifyInstance, ctx: EmulatorCont
         case 'push_csv':
           return handlePushCsv(ctx, target, req.body);
         case 'parts':
-          return handleParts(ctx, target, req.body);
+          // The route admits only authenticated callers, so the request hook remembered one.
+          return handleParts(ctx, target, req.body, principalOf(req)?.caller ?? 'unknown');
         case undefined:
         default:
           throw unknownAction(req.method, action);

@@ -4,6 +4,10 @@
  * (recognised by its magic bytes) or plain JSON. `complete` reads them as a stream from SQLite, one
  * chunk at a time, and processes the payload exactly like a push: a payload may be larger than one
  * JavaScript string (512 MB of JSON).
+ *
+ * Each caller (API key, OAuth2 app for a user, console user) may hold `limits.maxOpenUploadsPerKey`
+ * uploads open at once: every open upload keeps its chunks in the database until it completes or
+ * expires, so without a cap one key could fill the disk with uploads it never completes.
  */
 import { multipartRequestSchema } from '@oaakit/core';
 import type { EmulatorContext } from '../context.js';
@@ -19,6 +23,7 @@ import {
   chunkProblems,
   chunks,
   completeSession,
+  countOpenSessions,
   findSession,
   openSession,
   purgeExpiredSessions,
@@ -62,18 +67,35 @@ async function completeUpload(
   return answer;
 }
 
-/** Handles one multipart operation; `complete` waits until no other payload is being processed. */
+/** Opens an upload for `caller`, unless it holds the most open uploads it may. */
+function startUpload(ctx: EmulatorContext, target: PushTarget, caller: string, now: number): string {
+  const max = ctx.limits.maxOpenUploadsPerKey;
+  return ctx.db.transaction(() => {
+    if (countOpenSessions(ctx.db, caller) >= max)
+      throw badField(
+        'operation',
+        `at most ${max} multipart uploads may be open at once per API key: complete one first (operation complete), or let an abandoned one expire after ${ctx.uploadSessionTtlMs / 1000} s without activity`,
+      );
+    return openSession(ctx.db, target.dataSource.id, caller, now);
+  })();
+}
+
+/**
+ * Handles one multipart operation of `caller` (see `Principal`); `complete` waits until no other
+ * payload is being processed.
+ */
 export async function handleParts(
   ctx: EmulatorContext,
   target: PushTarget,
   rawBody: unknown,
+  caller: string,
 ): Promise<{ upload_id: string } | Record<string, never> | PushAnswer> {
   const body = parseBody(multipartRequestSchema, rawBody);
   const now = ctx.clock.nowMs();
   purgeExpiredSessions(ctx.db, now - ctx.uploadSessionTtlMs);
   switch (body.operation) {
     case 'start':
-      return { upload_id: openSession(ctx.db, target.dataSource.id, now) };
+      return { upload_id: startUpload(ctx, target, caller, now) };
     case 'upload': {
       const session = requireSession(ctx, target, body.upload_id);
       if (session.result !== null)

@@ -1,5 +1,14 @@
 /**
- * Platform events, stored for the events API (a later issue) and the `/_emulator/events` view.
+ * Platform events, stored for the events API (`events/event-pages.ts`) and the `/_emulator/events`
+ * view.
+ *
+ * The store keeps at most the database's events cap (`limits.maxEvents`, stored in `meta` by
+ * `startEmulator`): recording an event deletes those stored more than that many events before it.
+ * Events are a side effect of every push, sign-in and key change, so refusing one past a cap would
+ * make those calls fail; dropping the oldest is what a log with a size limit does, and the events
+ * API drops events anyway once past its retention. The cap lives in the database, not in this
+ * process, because a bulk push records its events on another connection (`db/worker-connection.ts`)
+ * and several processes may share one database file: each of them prunes to the same cap.
  */
 import { randomUUID } from 'node:crypto';
 import type { PushDb } from '../db/push-db.js';
@@ -39,7 +48,31 @@ interface EventRow extends Omit<EventRecord, 'error'> {
   error: string | null;
 }
 
-/** Stores an event; `timestamp` also serves as its persistence time. */
+/** The `meta` key of the events cap. */
+const MAX_EVENTS_KEY = 'max_events';
+
+/**
+ * Deletes the events stored more than the cap before the newest one: those whose `seq` (the storage
+ * order, never reused: retention keeps the newest row) is at least the cap below the newest. No
+ * cap stored, nothing deleted.
+ */
+const PRUNE_SQL = `DELETE FROM events WHERE seq <= (SELECT max(seq) FROM events)
+  - (SELECT CAST(value AS INTEGER) FROM meta WHERE key = '${MAX_EVENTS_KEY}')`;
+
+/** Sets the events cap of the database and deletes the oldest events past it at once. */
+export function setMaxEvents(db: Db, max: number): void {
+  db.transaction(() => {
+    db.prepare(
+      'INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value',
+    ).run(MAX_EVENTS_KEY, String(max));
+    db.prepare(PRUNE_SQL).run();
+  })();
+}
+
+/**
+ * Stores an event; `timestamp` also serves as its persistence time. The oldest events past the cap
+ * go (see the header).
+ */
 export function recordEvent(db: PushDb, event: EventInput): EventRecord {
   const record: EventRecord = { id: randomUUID(), ...event };
   db.prepare(
@@ -60,6 +93,7 @@ export function recordEvent(db: PushDb, event: EventInput): EventRecord {
     record.event_type,
     record.error === null ? null : JSON.stringify(record.error),
   );
+  db.prepare(PRUNE_SQL).run();
   return record;
 }
 

@@ -109,14 +109,21 @@ export function registerConsoleLoginRoutes(app: FastifyInstance, ctx: EmulatorCo
       return showLogin(req, reply, { next, email, error: 'Wrong email or password.' }, 401);
     }
     ctx.signInLimits.succeeded(keys);
-    const { id } = openSession(ctx.db, found.user, ctx.clock.nowMs());
+    const max = ctx.limits.maxSessionsPerUser;
+    const { id, ended } = openSession(ctx.db, found.user, ctx.clock.nowMs(), max);
     setSessionCookie(req, reply, id, Math.floor(SESSION_TTL_MS / 1000));
     setCookie(req, reply, LOGIN_CSRF_COOKIE, '', 0);
+    // The event says so when the sign-in ended older sessions, so a user sent back to the sign-in
+    // page in another browser can learn why.
+    const endedNote =
+      ended === 0
+        ? ''
+        : `; ${ended === 1 ? 'their oldest session was' : `their ${ended} oldest sessions were`} ended (at most ${max} sessions per user)`;
     recordAdminEvent(ctx.db, {
       at: ctx.clock.iso(),
       eventType: 'USER_LOGIN',
       name: 'User login',
-      message: `User ${found.user.email} signed in to the console`,
+      message: `User ${found.user.email} signed in to the console${endedNote}`,
       entityId: found.user.sub,
       entityName: found.user.email,
     });

@@ -31,5 +31,5 @@ export function consoleSessionPrincipal(
   if (typeof token !== 'string') return undefined;
   const session = sessionOf(ctx, req);
   if (session === undefined || !sameSecret(token, session.csrfToken)) return undefined;
-  return { kind: 'key', role: 'admin' };
+  return { kind: 'key', role: 'admin', caller: `console:${session.user.sub}` };
 }

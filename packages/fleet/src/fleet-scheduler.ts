@@ -1,10 +1,12 @@
 /**
  * `oaa daemon --queue`: the connectors' cron schedules as BullMQ job schedulers. BullMQ keeps one
  * next job per scheduler, with an id made of the scheduler id and the tick's time, so several
- * scheduler processes upserting the same schedules (for availability) still make one job per tick.
- * The scheduler upserts on start, on reload (removing the schedules of connectors that left the
- * config), and again whenever its Redis connection comes back, which restores schedules a Redis
- * without persistence lost.
+ * scheduler processes registering the same schedules (for availability) still make one job per
+ * tick. The scheduler registers on start, on reload (removing the schedules of connectors that left
+ * the config), and again whenever its Redis connection comes back, which restores schedules a Redis
+ * without persistence lost. Registering takes the schedules' lock and leaves a schedule Redis already
+ * holds as it is (see `schedule-registration.ts`), so schedulers starting at the same moment, while
+ * workers take the ticks, neither fail nor queue a tick twice.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
@@ -14,14 +16,16 @@ import { checkScheduledConnectors, isScheduled, reloadDaemonConfig } from '@oaak
 import type { LoadedConfig, Logger } from '@oaakit/runner';
 import { openRedis, openRunsQueue } from './connection.js';
 import type { RedisTarget } from './redis-url.js';
-import {
-  RETRY_DEFAULTS,
-  RUN_JOB_NAME,
-  SCHEDULER_PREFIX,
-  connectorOfScheduler,
-  runJobOptions,
-} from './run-jobs.js';
+import { RETRY_DEFAULTS, connectorOfScheduler } from './run-jobs.js';
 import type { RetrySettings, RunJobData } from './run-jobs.js';
+import {
+  describeSchedule,
+  registerSchedule,
+  scheduleFields,
+  scheduleOf,
+  withSchedulesLock,
+} from './schedule-registration.js';
+import type { ScheduleDefinition, ScheduleOutcome } from './schedule-registration.js';
 
 /** Options of {@link startFleetScheduler}. */
 export interface FleetSchedulerOptions {
@@ -45,6 +49,8 @@ class RunningScheduler implements FleetScheduler {
   /** Applies one at a time: a reload and a reconnect never interleave their upserts. */
   private readonly applies = new PQueue({ concurrency: 1 });
   private ids: string[] = [];
+  /** The definition this scheduler last registered (or found registered), by connector id. */
+  private readonly written = new Map<string, ScheduleDefinition>();
   private stopped = false;
 
   constructor(
@@ -60,37 +66,64 @@ class RunningScheduler implements FleetScheduler {
     return this.applies.add(async () => {
       if (this.stopped) return;
       const entries = this.loaded.config.connectors.filter(isScheduled);
-      const opts = runJobOptions(this.retry);
-      for (const entry of entries) {
-        await this.queue.upsertJobScheduler(
-          `${SCHEDULER_PREFIX}${entry.id}`,
-          { pattern: entry.schedule, ...(entry.timezone === undefined ? {} : { tz: entry.timezone }) },
-          {
-            name: RUN_JOB_NAME,
-            data: {
-              connectorId: entry.id,
-              ...(entry.jitterSeconds ? { jitterSeconds: entry.jitterSeconds } : {}),
-            },
-            opts,
-          },
-        );
-      }
-      const wanted = new Set(entries.map((e) => e.id));
+      const outcomes: Record<ScheduleOutcome, string[]> = {
+        created: [],
+        unchanged: [],
+        changed: [],
+        replaced: [],
+        restored: [],
+      };
       const removed: string[] = [];
-      for (const scheduler of await this.queue.getJobSchedulers()) {
-        const id = scheduler.key;
-        const connector = connectorOfScheduler(id);
-        if (connector !== undefined && !wanted.has(connector)) {
-          await this.queue.removeJobScheduler(id);
-          removed.push(connector);
+      await withSchedulesLock(this.redis, async () => {
+        for (const entry of entries) {
+          const wanted = scheduleOf(entry, this.retry);
+          const { outcome, previous } = await registerSchedule(
+            this.queue,
+            entry.id,
+            wanted,
+            this.written.get(entry.id),
+          );
+          this.written.set(entry.id, wanted);
+          outcomes[outcome].push(entry.id);
+          if (outcome === 'replaced' && previous !== undefined)
+            this.reportReplaced(entry.id, previous, wanted);
         }
-      }
-      this.ids = [...wanted];
+        const wanted = new Set(entries.map((e) => e.id));
+        for (const scheduler of await this.queue.getJobSchedulers()) {
+          const id = scheduler.key;
+          const connector = connectorOfScheduler(id);
+          if (connector !== undefined && !wanted.has(connector)) {
+            await this.queue.removeJobScheduler(id);
+            removed.push(connector);
+          }
+        }
+      });
+      this.ids = entries.map((e) => e.id);
+      for (const id of [...this.written.keys()]) if (!this.ids.includes(id)) this.written.delete(id);
       this.options.logger.info(
-        { event: 'schedules.applied', connectors: this.ids, removed },
+        { event: 'schedules.applied', connectors: this.ids, ...outcomes, removed },
         `${this.ids.length} schedule(s) in Redis`,
       );
     });
+  }
+
+  /** A schedule in Redis that this scheduler did not write differs from its config: it says so. */
+  private reportReplaced(
+    connectorId: string,
+    previous: ScheduleDefinition,
+    wanted: ScheduleDefinition,
+  ): void {
+    this.options.logger.warn(
+      {
+        event: 'schedule.replaced',
+        connector: connectorId,
+        inRedis: scheduleFields(previous),
+        config: scheduleFields(wanted),
+      },
+      `connector ${connectorId}: the schedule in Redis, ${describeSchedule(previous)}, differs from this ` +
+        `scheduler's config, ${describeSchedule(wanted)}; replaced it. Every scheduler of a queue must ` +
+        "read the same config, or each one that starts, reloads or reconnects replaces the others' schedules",
+    );
   }
 
   async reload(): Promise<{ ok: true } | { ok: false; error: OaaError }> {
@@ -142,7 +175,13 @@ export async function startFleetScheduler(options: FleetSchedulerOptions): Promi
     options.logger.warn({ event: 'redis.error', error: error.message }, 'Redis connection problem'),
   );
   const scheduler = new RunningScheduler(options.loaded, queue, redis, options);
-  await scheduler.apply();
+  try {
+    await scheduler.apply();
+  } catch (error) {
+    await queue.close();
+    redis.disconnect();
+    throw error;
+  }
   let lost = false;
   redis.on('close', () => {
     lost = true;

@@ -25,20 +25,28 @@ export function parseHolder(text: string | null): LockHolder | undefined {
   }
 }
 
-function lockedError(subject: string, key: string, holder: LockHolder | undefined): OaaError {
-  return stateLocked(subject, holder, {
-    details: { lockKey: key },
-    hints: [
-      'another worker runs this data source; the lock ends with its run, or with its lease when that worker died',
-    ],
-  });
+/** The hints of a refusal of a data source's lock. */
+const DATA_SOURCE_HINTS = [
+  'another worker runs this data source; the lock ends with its run, or with its lease when that worker died',
+];
+
+function lockedError(
+  subject: string,
+  key: string,
+  holder: LockHolder | undefined,
+  hints: string[],
+): OaaError {
+  return stateLocked(subject, holder, { details: { lockKey: key }, hints });
 }
 
-/** Takes the lock at `key`, waiting up to `options.waitMs`; throws `STATE_LOCKED` naming the holder. */
+/**
+ * Takes the lock at `key`, waiting up to `options.waitMs`; throws `STATE_LOCKED` naming the holder,
+ * with `options.hints` (by default, those of a data source's lock).
+ */
 export async function acquireRedisLock(
   redis: Redis,
   key: string,
-  options: BackendLockOptions & { leaseMs: number; pollMs?: number },
+  options: BackendLockOptions & { leaseMs: number; pollMs?: number; hints?: string[] },
 ): Promise<HeldLock> {
   const holder: LockHolder = {
     pid: process.pid,
@@ -53,7 +61,10 @@ export async function acquireRedisLock(
   for (;;) {
     options.signal?.throwIfAborted();
     if ((await redis.set(key, value, 'PX', options.leaseMs, 'NX')) === 'OK') break;
-    if (Date.now() >= deadline) throw lockedError(options.subject, key, parseHolder(await redis.get(key)));
+    if (Date.now() >= deadline) {
+      const holding = parseHolder(await redis.get(key));
+      throw lockedError(options.subject, key, holding, options.hints ?? DATA_SOURCE_HINTS);
+    }
     await sleep(Math.min(options.pollMs ?? 200, Math.max(1, deadline - Date.now())));
   }
   const timer = setInterval(

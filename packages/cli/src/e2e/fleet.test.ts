@@ -139,7 +139,16 @@ describe('a fleet of workers and schedulers on one Redis', () => {
     const server = (redis = await startTestRedis());
     await writeConfig([counter('tick', { schedule: EVERY_SECOND })]);
     await Promise.all([worker(), worker(), worker()]);
-    await Promise.all([scheduler(), scheduler()]);
+    // Started at the same moment, while the workers wait for the first tick: one registers the
+    // schedule, the other finds it registered and leaves it as it is.
+    const schedulers = await Promise.all([scheduler(), scheduler()]);
+    const applied = schedulers.map((s) => s.log.find((l) => l['event'] === 'schedules.applied'));
+    expect(applied.map((l) => [l?.['created'], l?.['unchanged']])).toEqual(
+      expect.arrayContaining([
+        [['tick'], []],
+        [[], ['tick']],
+      ]),
+    );
     await until('eight pushes', async () => ((await pushes()).length >= 8 ? true : undefined), {
       timeoutMs: 90_000,
       intervalMs: 250,
@@ -246,7 +255,15 @@ describe('a fleet of workers and schedulers on one Redis', () => {
       timeoutMs: 90_000,
       context: logs,
     });
+    // The scheduler applies the schedules again once its connection is back; with persistence on,
+    // Redis still holds the schedule, which the scheduler leaves as it is.
+    const reapplied = await until(
+      'the scheduler to apply the schedules again',
+      () => sched.log.filter((l) => l['event'] === 'schedules.applied')[1],
+      { timeoutMs: 60_000, context: logs },
+    );
     expect(sched.log.some((l) => l['event'] === 'redis.reconnected')).toBe(true);
+    expect(reapplied).toMatchObject({ created: [], unchanged: ['steady'] });
     await stopAll();
     const completed = await jobs<JobRow[]>('list', '--state', 'completed', '--limit', '1000');
     const ticks = completed.map((j) => j.id);

@@ -50,6 +50,25 @@ describe('the scrubbing logger', () => {
     expect(JSON.parse(lines[5]!)).toMatchObject({ msg: 'abcdef is an ordinary word' });
   });
 
+  it('cleans an object met twice in one call, and one that refers back to itself', () => {
+    const { lines, destination } = capture();
+    const logger = scrubbingLogger(createLogger({ level: 'info', destination }), [SECRET]);
+    const shared = { url: `https://src.example/?key=${SECRET}` };
+    const looped: Record<string, unknown> = { token_hint: `ends in ${SECRET}` };
+    looped['self'] = looped;
+    logger.info({ first: shared, second: shared, list: [shared] }, 'shared');
+    logger.info({ looped }, 'looped');
+    const text = lines.join('');
+    expect(lines).toHaveLength(2);
+    expect(text).not.toContain('5f2a9c');
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      first: { url: 'https://src.example/?key=[REDACTED]' },
+      second: { url: 'https://src.example/?key=[REDACTED]' },
+      list: [{ url: 'https://src.example/?key=[REDACTED]' }],
+    });
+    expect(JSON.parse(lines[1]!)).toMatchObject({ looped: { token_hint: 'ends in [REDACTED]' } });
+  });
+
   it('is the logger itself when the run has no secret worth hiding', () => {
     const logger = createLogger({ level: 'silent' });
     expect(scrubbingLogger(logger, [])).toBe(logger);

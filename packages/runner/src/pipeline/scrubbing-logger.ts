@@ -28,57 +28,88 @@ function cleanText(text: string, secrets: readonly string[]): string {
   return out;
 }
 
+/**
+ * What `clean` made of each object met in one log call: an object met twice (shared, or in a
+ * cycle) is cleaned once, and a cycle is copied as a cycle.
+ */
+type Cleaned = Map<object, unknown>;
+
+/** The fields of `from` cleaned into `into`; whether any of them changed. */
+function cleanFields(
+  from: object,
+  into: Record<string, unknown>,
+  secrets: readonly string[],
+  done: Cleaned,
+): boolean {
+  let changed = false;
+  for (const [k, v] of Object.entries(from)) {
+    const c = clean(v, secrets, done);
+    if (c !== v) changed = true;
+    into[k] = c;
+  }
+  return changed;
+}
+
 /** `value` with every secret in its strings replaced; the value itself when it holds none. */
-function clean(value: unknown, secrets: readonly string[], seen: WeakSet<object>): unknown {
+function clean(value: unknown, secrets: readonly string[], done: Cleaned): unknown {
   if (typeof value === 'string') return cleanText(value, secrets);
   if (typeof value !== 'object' || value === null) return value;
-  if (seen.has(value)) return value;
-  seen.add(value);
+  if (done.has(value)) return done.get(value);
   if (value instanceof Error) {
-    let changed = false;
-    const fields: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const c = clean(v, secrets, seen);
-      if (c !== v) changed = true;
-      fields[k] = c;
-    }
+    // A copy of the same kind, so that the log shows it as it shows the error. Made first: a
+    // field that leads back to the error gets the copy (and so counts as a change).
+    const copy = Object.create(Object.getPrototypeOf(value) as object) as Error;
+    done.set(value, copy);
+    const changedFields = cleanFields(value, copy as unknown as Record<string, unknown>, secrets, done);
     const message = cleanText(value.message, secrets);
     const stack = value.stack === undefined ? undefined : cleanText(value.stack, secrets);
-    const cause = value.cause === undefined ? undefined : clean(value.cause, secrets, seen);
-    if (!changed && message === value.message && stack === value.stack && cause === value.cause) return value;
-    // A copy of the same kind, so that the log shows it as it shows the error.
-    const copy = Object.create(Object.getPrototypeOf(value) as object) as Error;
+    const cause = value.cause === undefined ? undefined : clean(value.cause, secrets, done);
+    if (!changedFields && message === value.message && stack === value.stack && cause === value.cause) {
+      done.set(value, value);
+      return value;
+    }
     Object.defineProperty(copy, 'message', { value: message, writable: true, configurable: true });
     if (stack !== undefined)
       Object.defineProperty(copy, 'stack', { value: stack, writable: true, configurable: true });
     if (cause !== undefined)
       Object.defineProperty(copy, 'cause', { value: cause, writable: true, configurable: true });
-    return Object.assign(copy, fields);
+    return copy;
   }
   if (Array.isArray(value)) {
+    const out: unknown[] = [];
+    done.set(value, out);
     let changed = false;
-    const out = value.map((v: unknown) => {
-      const c = clean(v, secrets, seen);
+    for (const v of value as unknown[]) {
+      const c = clean(v, secrets, done);
       if (c !== v) changed = true;
-      return c;
-    });
-    return changed ? out : value;
+      out.push(c);
+    }
+    if (changed) return out;
+    done.set(value, value);
+    return value;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) {
     // Not a plain object (a URL, a Map...): judged by what the log would show of it.
-    const text = JSON.stringify(value) as string | undefined;
-    if (text === undefined || !secrets.some((s) => text.includes(s))) return value;
-    return JSON.parse(cleanText(text, secrets)) as unknown;
+    let text: string | undefined;
+    try {
+      text = JSON.stringify(value);
+    } catch {
+      // A cycle or a BigInt: the logger's own serializer writes what it can of it.
+      return value;
+    }
+    const result =
+      text === undefined || !secrets.some((s) => text.includes(s))
+        ? value
+        : (JSON.parse(cleanText(text, secrets)) as unknown);
+    done.set(value, result);
+    return result;
   }
-  let changed = false;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) {
-    const c = clean(v, secrets, seen);
-    if (c !== v) changed = true;
-    out[k] = c;
-  }
-  return changed ? out : value;
+  done.set(value, out);
+  if (cleanFields(value, out, secrets, done)) return out;
+  done.set(value, value);
+  return value;
 }
 
 /**
@@ -96,10 +127,10 @@ export function scrubbingLogger(logger: Logger, secrets: readonly string[]): Log
       writable: true,
       value(...args: unknown[]): void {
         if (!logger.isLevelEnabled(level)) return;
-        const seen = new WeakSet<object>();
+        const done: Cleaned = new Map();
         original.apply(
           logger,
-          args.map((a) => clean(a, found, seen)),
+          args.map((a) => clean(a, found, done)),
         );
       },
     });
@@ -108,7 +139,7 @@ export function scrubbingLogger(logger: Logger, secrets: readonly string[]): Log
     configurable: true,
     writable: true,
     value(bindings: Record<string, unknown>, options?: object): Logger {
-      const cleaned = clean(bindings, found, new WeakSet()) as Record<string, unknown>;
+      const cleaned = clean(bindings, found, new Map()) as Record<string, unknown>;
       return scrubbingLogger(logger.child(cleaned, options), secrets);
     },
   });

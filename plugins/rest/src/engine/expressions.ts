@@ -203,14 +203,10 @@ export class Expression {
 
   /** The value, as JSONata gives it. Throws `REST_MAPPING_FAILED` naming the manifest path and line. */
   async evaluate(input: unknown, bindings: Bindings, what: () => string): Promise<unknown> {
-    if (this.sync !== undefined) {
-      try {
-        return this.sync(input, bindings);
-      } catch {
-        // Anything the fast path does not settle the same way (NEEDS_JSONATA), and any error, is
-        // jsonata's to answer: it gives its own result, or the error with its own code and position.
-      }
-    }
+    // Anything the fast path does not settle the same way (NEEDS_JSONATA), and any error, is
+    // jsonata's to answer: it gives its own result, or the error with its own code and position.
+    const fast = this.now(input, bindings);
+    if (fast !== LATER) return fast;
     try {
       return await this.compiled.evaluate(input, bindings);
     } catch (error) {
@@ -269,6 +265,12 @@ export function textOf(value: unknown): string {
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')
     return String(value);
   return JSON.stringify(value) ?? '';
+}
+
+/** A whole number of at least 1, also written as text (`"50"`); undefined for anything else. */
+export function positiveWhole(value: unknown): number | undefined {
+  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 ? n : undefined;
 }
 
 /** A value as a list: arrays as they are, nothing as none. */

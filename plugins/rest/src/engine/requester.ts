@@ -9,7 +9,7 @@ import { OaaError, type ConnectorLogger, type SourceHttp, type SourceRequestInit
 import { REST_ERROR_CODES, type RestErrorCode } from '../errors.js';
 import type { CompiledManifest } from '../manifest/compile.js';
 import { formatProblem } from '../manifest/source-map.js';
-import { textOf, type Bindings, type Template, type TemplateInput } from './expressions.js';
+import { positiveWhole, textOf, type Bindings, type Template, type TemplateInput } from './expressions.js';
 import { RateLimit } from './rate-limit.js';
 
 /** What requests need of the connector context. */
@@ -84,8 +84,8 @@ export class Requester {
       const max = this.manifest.source.maxConcurrency;
       if (typeof max !== 'object') return;
       const value = await max.value(this.input(), this.bindings, () => 'source.rate_limit.max_concurrency');
-      const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+      const n = positiveWhole(value);
+      if (n === undefined) {
         const problem = this.manifest.file.problem(
           ['source', 'rate_limit', 'max_concurrency'],
           `must be a whole number of at least 1, not ${JSON.stringify(value) ?? 'nothing'}`,

@@ -7,7 +7,15 @@
 import { OaaError, type ProgressReporter } from '@oaakit/core';
 import { REST_ERROR_CODES, type RestErrorCode } from '../errors.js';
 import type { BodyTemplate, CompiledManifest, CompiledStream } from '../manifest/compile.js';
-import { asList, LATER, Template, textOf, type Bindings, type TemplateInput } from './expressions.js';
+import {
+  asList,
+  LATER,
+  positiveWhole,
+  Template,
+  textOf,
+  type Bindings,
+  type TemplateInput,
+} from './expressions.js';
 import { orderedFanOut } from './fan-out.js';
 import { joinUrl, shownUrl, type Answer, type Requester } from './requester.js';
 
@@ -97,8 +105,8 @@ function pagingBroken(stream: string, message: string, hint: string): OaaError<R
 }
 
 function positiveInt(stream: string, what: string, value: unknown): number {
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1) {
+  const n = positiveWhole(value);
+  if (n === undefined) {
     throw new OaaError<RestErrorCode>(
       `stream ${stream}: ${what} must be a whole number of at least 1, not ${JSON.stringify(value)}`,
       {
